@@ -1,0 +1,106 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { ProblemDetails } from '../problem-details.js';
+import { ApiTokenCreated, ApiTokenCreateRequest, ApiTokenInfo, ApiTokenList } from './api-token.js';
+import { AuditChainVerification, AuditEventPage, AuditEventQuery } from './audit-event.js';
+import { KeyPurpose, SigningKeyInfo, SigningKeyList } from './signing-key.js';
+import {
+  Paging,
+  Tenant,
+  TenantCreated,
+  TenantCreateRequest,
+  TenantList,
+  TenantUpdateRequest,
+} from './tenant.js';
+
+const c = initContract();
+const tenantPath = z.object({ id: z.string() });
+const notFound = { 401: ProblemDetails, 404: ProblemDetails };
+
+/** The operator's API: tenants, their tokens and audit log, and the service's signing keys. */
+export const adminContract = c.router(
+  {
+    createTenant: {
+      method: 'POST',
+      path: '/tenants',
+      body: TenantCreateRequest,
+      responses: { 201: TenantCreated, 400: ProblemDetails, 401: ProblemDetails, 409: ProblemDetails },
+      summary: 'Create a tenant with its first integrator and SCIM tokens',
+    },
+    listTenants: {
+      method: 'GET',
+      path: '/tenants',
+      query: Paging,
+      responses: { 200: TenantList, 400: ProblemDetails, 401: ProblemDetails },
+      summary: 'List tenants',
+    },
+    getTenant: {
+      method: 'GET',
+      path: '/tenants/:id',
+      pathParams: tenantPath,
+      responses: { 200: Tenant, ...notFound },
+      summary: 'Read a tenant',
+    },
+    updateTenant: {
+      method: 'PATCH',
+      path: '/tenants/:id',
+      pathParams: tenantPath,
+      body: TenantUpdateRequest,
+      responses: { 200: Tenant, 400: ProblemDetails, ...notFound },
+      summary: 'Change a tenant’s name, delivery mode or mandator',
+    },
+    listTokens: {
+      method: 'GET',
+      path: '/tenants/:id/tokens',
+      pathParams: tenantPath,
+      responses: { 200: ApiTokenList, ...notFound },
+      summary: 'List a tenant’s tokens (never their secrets)',
+    },
+    createToken: {
+      method: 'POST',
+      path: '/tenants/:id/tokens',
+      pathParams: tenantPath,
+      body: ApiTokenCreateRequest,
+      responses: { 201: ApiTokenCreated, 400: ProblemDetails, ...notFound },
+      summary: 'Issue a new integrator or SCIM token; older ones stay valid until revoked',
+    },
+    revokeToken: {
+      method: 'POST',
+      path: '/tenants/:id/tokens/:tokenId/revoke',
+      pathParams: z.object({ id: z.string(), tokenId: z.string() }),
+      body: c.noBody(),
+      responses: { 200: ApiTokenInfo, ...notFound },
+      summary: 'Revoke a token',
+    },
+    listAuditEvents: {
+      method: 'GET',
+      path: '/tenants/:id/audit-events',
+      pathParams: tenantPath,
+      query: AuditEventQuery,
+      responses: { 200: AuditEventPage, 400: ProblemDetails, ...notFound },
+      summary: 'Read a tenant’s audit log, oldest first, filtered by action and time',
+    },
+    verifyAuditChain: {
+      method: 'GET',
+      path: '/tenants/:id/audit-events/verification',
+      pathParams: tenantPath,
+      responses: { 200: AuditChainVerification, ...notFound },
+      summary: 'Recompute the tenant’s audit hash chain and report the first broken link',
+    },
+    listSigningKeys: {
+      method: 'GET',
+      path: '/keys',
+      responses: { 200: SigningKeyList, 401: ProblemDetails },
+      summary: 'List signing keys (public parts only)',
+    },
+    rotateSigningKey: {
+      method: 'POST',
+      path: '/keys/:purpose/rotate',
+      pathParams: z.object({ purpose: KeyPurpose }),
+      body: c.noBody(),
+      responses: { 201: SigningKeyInfo, 400: ProblemDetails, 401: ProblemDetails },
+      summary: 'Make a new active key for a purpose; the previous one keeps verifying as retiring',
+    },
+  },
+  { pathPrefix: '/admin/v1', strictStatusCodes: true, metadata: { security: 'admin' } as const },
+);

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+export const TenantId = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'lower-case letters, digits and inner hyphens, 1 to 64')
+  .describe('Tenant identifier; appears in the SCIM URL');
+
+export const DeliveryMode = z.enum(['email', 'direct']);
+
+export const Mandator = z.object({
+  organizationIdentifier: z.string().min(1).max(200),
+  organization: z.string().min(1).max(200),
+  commonName: z.string().min(1).max(200),
+  email: z.string().email(),
+  country: z.string().regex(/^[A-Z]{2}$/, 'two upper-case letters (ISO 3166-1 alpha-2)'),
+});
+
+export const TenantCreateRequest = z
+  .object({
+    id: TenantId,
+    name: z.string().min(1).max(200),
+    delivery: DeliveryMode,
+    mandator: Mandator.optional(),
+  })
+  .strict();
+
+export const TenantUpdateRequest = z
+  .object({
+    name: z.string().min(1).max(200).optional(),
+    delivery: DeliveryMode.optional(),
+    mandator: Mandator.nullable().optional(),
+  })
+  .strict();
+
+export const Tenant = z.object({
+  id: TenantId,
+  name: z.string(),
+  delivery: DeliveryMode,
+  mandator: Mandator.nullable(),
+  scim_url: z.string().url(),
+  created_at: z.string().datetime(),
+  updated_at: z.string().datetime(),
+});
+
+export const TenantCreated = z.object({
+  id: TenantId,
+  integrator_token: z.string().describe('Shown once; store it now'),
+  scim_token: z.string().describe('Shown once; store it now'),
+  scim_url: z.string().url(),
+});
+
+export const TenantList = z.object({ items: z.array(Tenant), total: z.number().int() });
+
+export const Paging = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});

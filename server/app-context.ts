@@ -1,0 +1,17 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { JobDispatcher } from '../workers/job-dispatcher.js';
+import type { Config } from './config.js';
+import type { Signer } from './keys/signer.js';
+import type { Orm } from './persistence/orm.js';
+
+/** What the HTTP layer and the workers are given at start; nothing reaches for globals. */
+export interface AppContext {
+  config: Config;
+  orm: Orm;
+  logger: Logger;
+  signer: Signer;
+  jobs: JobDispatcher;
+  /** Present when REDIS_URL is set. */
+  redis?: Redis;
+}

@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting the service reads, in one place. Each one is documented in README.md (Configuration);
+ * anything unset falls back to an embedded default that the start-up log names.
+ */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  PUBLIC_URL: z.string().url().optional(),
+  ISSUER_URL: z.string().url().optional(),
+  VERIFIER_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('.data'),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
+  REDIS_URL: z.string().optional(),
+  QUEUE_PREFIX: z.string().default('credservice'),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Credential Service <no-reply@localhost>'),
+  ADMIN_TOKEN: z.string().min(1).optional(),
+  KEY_ENCRYPTION_KEY: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1_000),
+  JOB_ATTEMPTS: z.coerce.number().int().positive().default(5),
+  JOB_BACKOFF_MS: z.coerce.number().int().positive().default(1_000),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config extends Env {
+  /** Base address of the whole service, no trailing slash. */
+  publicUrl: string;
+  issuerUrl: string;
+  verifierUrl: string;
+  dataDir: string;
+  runsApi: boolean;
+  runsWorkers: boolean;
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid configuration: ${fields}`);
+  }
+  const e = parsed.data;
+  const publicUrl = trimSlash(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
+  return {
+    ...e,
+    publicUrl,
+    issuerUrl: trimSlash(e.ISSUER_URL ?? publicUrl),
+    verifierUrl: trimSlash(e.VERIFIER_URL ?? publicUrl),
+    dataDir: path.resolve(e.DATA_DIR),
+    runsApi: e.ROLE !== 'worker',
+    runsWorkers: e.ROLE !== 'api',
+  };
+}

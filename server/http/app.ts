@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { createExpressEndpoints, initServer } from '@ts-rest/express';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import { adminContract } from '../../contract/admin/admin-contract.js';
+import { healthContract } from '../../contract/health-contract.js';
+import { integratorContract } from '../../contract/integrator-contract.js';
+import type { AppContext } from '../app-context.js';
+import { adminAuditRoutes } from '../audit/admin-audit.routes.js';
+import { healthRoutes } from '../health/health.routes.js';
+import { whoAmIRoutes } from '../integrator/whoami.routes.js';
+import { adminKeyRoutes } from '../keys/admin-key.routes.js';
+import type { LocalKeyStore } from '../keys/local-key-store.js';
+import { scimRouter } from '../scim/scim.router.js';
+import { adminTenantRoutes } from '../tenants/admin-tenant.routes.js';
+import { adminGuard } from './admin-guard.js';
+import { apiDocsRouter } from './api-docs.js';
+import { integratorGuard } from './integrator-guard.js';
+import { notFound } from './problem.js';
+import { problemRenderer, requestValidationProblem, sendProblem } from './problem-renderer.js';
+import { forkEntityManager } from './request-context.js';
+
+const s = initServer();
+
+/** Assembles the HTTP service: guards per audience, the contract's routes, one error renderer each. */
+export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  app.use(
+    pinoHttp({
+      logger: ctx.logger,
+      genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
+      // Bearer tokens, codes and cookies never reach the log.
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, url: String(req.url).split('?')[0] }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    }),
+  );
+  app.use(helmet());
+  app.use(forkEntityManager(ctx.orm));
+  app.use(apiDocsRouter(ctx.config.publicUrl));
+
+  app.use('/admin', adminGuard(ctx.config.ADMIN_TOKEN));
+  app.use('/api/v1', integratorGuard);
+  app.use('/tenants/:tenant/scim/v2', scimRouter(ctx.logger));
+  app.use(express.json({ limit: '1mb' }));
+
+  const options = { responseValidation: true, requestValidationErrorHandler: requestValidationProblem };
+  createExpressEndpoints(healthContract, healthRoutes(ctx), app, options);
+  createExpressEndpoints(
+    adminContract,
+    s.router(adminContract, {
+      ...adminTenantRoutes(ctx.config),
+      ...adminAuditRoutes(),
+      ...adminKeyRoutes(ctx.keys),
+    }),
+    app,
+    options,
+  );
+  createExpressEndpoints(integratorContract, s.router(integratorContract, whoAmIRoutes()), app, options);
+
+  app.use((req, res) => sendProblem(res, notFound(`${req.method} ${req.path}`)));
+  app.use(problemRenderer(ctx.logger));
+  return app;
+}

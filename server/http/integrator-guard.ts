@@ -1,0 +1,18 @@
+import type { NextFunction, Request, Response } from 'express';
+import { authenticateToken, bearerToken } from '../tenants/token-auth.js';
+import { unauthorized } from './problem.js';
+import { sendProblem } from './problem-renderer.js';
+
+/** Guards the integrator API: a valid integrator token puts its tenant on the request. */
+export async function integratorGuard(req: Request, res: Response, next: NextFunction) {
+  try {
+    const presented = bearerToken(req.headers.authorization);
+    const principal = presented ? await authenticateToken(req.em, presented, 'integrator') : undefined;
+    if (!principal) return sendProblem(res, unauthorized());
+    req.principal = principal;
+    req.actor = `integrator:${principal.tokenId}`;
+    next();
+  } catch (e) {
+    next(e);
+  }
+}

@@ -1,0 +1,39 @@
+import type { RequestValidationError } from '@ts-rest/express';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { internalError, Problem, unauthorized, validationError } from './problem.js';
+import { fieldErrors } from './zod-errors.js';
+
+export function sendProblem(res: Response, problem: Problem): void {
+  if (problem.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+  res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem.toJSON()));
+}
+
+/** ts-rest's request validation, rendered as one problem naming every bad field. */
+export function requestValidationProblem(err: RequestValidationError, _req: Request, res: Response): void {
+  const errors = [
+    ...(err.pathParams ? fieldErrors(err.pathParams, 'path') : []),
+    ...(err.headers ? fieldErrors(err.headers, 'header') : []),
+    ...(err.query ? fieldErrors(err.query, 'query') : []),
+    ...(err.body ? fieldErrors(err.body) : []),
+  ];
+  sendProblem(res, validationError(errors));
+}
+
+/**
+ * The one renderer of errors for the integrator and admin APIs: known problems as they are, a body
+ * that is not JSON as 400, anything else as a 500 that says nothing internal (the log has it).
+ */
+export const problemRenderer =
+  (logger: Logger) => (err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    if (err instanceof Problem) return sendProblem(res, err);
+    const status = (err as { status?: number; type?: string }).status;
+    if ((err as { type?: string }).type === 'entity.parse.failed') {
+      return sendProblem(res, validationError([{ field: '(body)', message: 'not valid JSON' }]));
+    }
+    if (status === 413) return sendProblem(res, new Problem(413, 'payload-too-large', 'Payload too large'));
+    if (status === 401) return sendProblem(res, unauthorized());
+    logger.error({ err, req: { id: req.id, method: req.method, url: req.path } }, 'unhandled error');
+    sendProblem(res, internalError());
+  };

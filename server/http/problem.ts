@@ -1,0 +1,54 @@
+import type { ProblemDetails } from '../../contract/problem-details.js';
+
+/**
+ * An error of the integrator and admin APIs, rendered as RFC 9457 problem details. Each kind has a
+ * stable `type` URN named after its code, so clients can branch on it without parsing prose.
+ */
+export class Problem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    readonly detail?: string,
+    readonly errors?: { field: string; message: string }[],
+  ) {
+    super(detail ?? title);
+  }
+
+  get type(): string {
+    return `urn:credservice:problem:${this.code}`;
+  }
+
+  toJSON(): ProblemDetails {
+    return {
+      type: this.type,
+      title: this.title,
+      status: this.status,
+      ...(this.detail ? { detail: this.detail } : {}),
+      ...(this.errors ? { errors: this.errors } : {}),
+    };
+  }
+}
+
+export const validationError = (errors: { field: string; message: string }[], detail?: string) =>
+  new Problem(400, 'validation-error', 'The request is not valid', detail ?? describe(errors), errors);
+
+export const unauthorized = (detail = 'A valid bearer token is required') =>
+  new Problem(401, 'unauthorized', 'Unauthorized', detail);
+
+export const notFound = (what: string) =>
+  new Problem(404, 'not-found', 'Not found', `${what} does not exist`);
+
+export const conflict = (detail: string) => new Problem(409, 'conflict', 'Conflict', detail);
+
+export const internalError = () =>
+  new Problem(
+    500,
+    'internal-error',
+    'Internal error',
+    'The request could not be completed; it changed nothing',
+  );
+
+function describe(errors: { field: string; message: string }[]): string {
+  return errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+}

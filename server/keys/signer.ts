@@ -1,0 +1,21 @@
+import type { JWK } from 'jose';
+import type { KeyPurpose } from './signing-key.entity.js';
+
+/**
+ * Signs with ES256 (P-256) keys that it never hands out. The local implementation keeps keys
+ * encrypted in PostgreSQL; a KMS or HSM implementation can take its place behind this interface.
+ */
+export interface Signer {
+  /** A compact JWS over `payload`, with `alg` and `kid` of the purpose's active key added to `header`. */
+  signJwt(
+    purpose: KeyPurpose,
+    header: Record<string, unknown>,
+    payload: Record<string, unknown>,
+  ): Promise<string>;
+  /** A raw ES256 signature (IEEE P1363, r||s) for libraries that build the JWS themselves. */
+  sign(purpose: KeyPurpose, data: Uint8Array): Promise<{ kid: string; signature: Uint8Array }>;
+  /** The kid that `sign` and `signJwt` use for the purpose right now. */
+  activeKid(purpose: KeyPurpose): Promise<string>;
+  /** Public keys that verifiers should accept for the purpose: the active one and those retiring. */
+  publicJwks(purpose: KeyPurpose): Promise<JWK[]>;
+}

@@ -1,0 +1,34 @@
+import { loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { startService } from './service.js';
+
+/** `npm start`: one node of the service, as ROLE says; SIGTERM or SIGINT drains it and exits 0. */
+const config = loadConfig();
+const logger = createLogger(config.LOG_LEVEL);
+
+try {
+  const service = await startService(config, logger);
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    service.stop().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+} catch (err) {
+  logger.fatal({ err }, 'failed to start');
+  process.exit(1);
+}

@@ -1,0 +1,119 @@
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { bullMqDispatcher } from '../workers/bullmq-dispatcher.js';
+import { inProcessDispatcher } from '../workers/in-process-dispatcher.js';
+import type { JobDispatcher } from '../workers/job-dispatcher.js';
+import { fileTransport, smtpTransport } from '../workers/mail/mail-transport.js';
+import { listenForOutbox } from '../workers/outbox-listener.js';
+import { processors } from '../workers/processors.js';
+import type { AppContext } from './app-context.js';
+import type { Config } from './config.js';
+import { createApp } from './http/app.js';
+import { DEVELOPMENT_KEY_ENCRYPTION_KEY, KeyEncryption } from './keys/key-encryption.js';
+import { LocalKeyStore } from './keys/local-key-store.js';
+import { createLogger } from './logger.js';
+import { startEmbeddedPostgres } from './persistence/embedded-postgres.js';
+import { migrate, openOrm } from './persistence/orm.js';
+
+export interface RunningService {
+  context: AppContext;
+  /** The bound HTTP port when this node serves HTTP. */
+  port?: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one node: database (embedded PGlite when DATABASE_URL is unset) and migrations, keys,
+ * jobs (BullMQ when REDIS_URL is set, else in-process) and, unless ROLE=worker, HTTP.
+ */
+export async function startService(
+  config: Config,
+  logger: Logger = createLogger(config.LOG_LEVEL),
+): Promise<RunningService> {
+  const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.dataDir);
+  const dbUrl = config.DATABASE_URL ?? (embedded?.url as string);
+  if (embedded)
+    logger.warn(
+      { dir: path.join(config.dataDir, 'pglite') },
+      'DATABASE_URL is not set: using embedded PGlite',
+    );
+
+  const orm = await openOrm({ url: dbUrl, poolMax: embedded ? 8 : config.DATABASE_POOL_MAX });
+  const applied = await migrate(orm, dbUrl);
+  if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
+
+  if (!config.KEY_ENCRYPTION_KEY) {
+    logger.warn(
+      '!!! KEY_ENCRYPTION_KEY is not set: signing keys are encrypted with a built-in development key, ' +
+        'which is as good as storing them in clear. Set KEY_ENCRYPTION_KEY in any real deployment. !!!',
+    );
+  }
+  const keys = new LocalKeyStore(
+    orm,
+    new KeyEncryption(config.KEY_ENCRYPTION_KEY ?? DEVELOPMENT_KEY_ENCRYPTION_KEY),
+  );
+  await keys.ensureKeys();
+
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false })
+    : undefined;
+  if (!redis) logger.warn('REDIS_URL is not set: jobs run in-process from the outbox table');
+
+  const mail = config.SMTP_URL
+    ? smtpTransport(config.SMTP_URL)
+    : fileTransport(path.join(config.dataDir, 'outbox'));
+  if (!config.SMTP_URL)
+    logger.warn(
+      { dir: path.join(config.dataDir, 'outbox') },
+      'SMTP_URL is not set: mail is written as .eml files',
+    );
+
+  const jobContext = { config, logger, signer: keys, mail };
+  const jobOptions = {
+    orm,
+    processors,
+    context: jobContext,
+    attempts: config.JOB_ATTEMPTS,
+    backoffMs: config.JOB_BACKOFF_MS,
+    pollMs: config.OUTBOX_POLL_MS,
+  };
+  const jobs: JobDispatcher = redis
+    ? bullMqDispatcher({ ...jobOptions, redis, prefix: config.QUEUE_PREFIX, consume: config.runsWorkers })
+    : inProcessDispatcher({ ...jobOptions, execute: config.runsWorkers });
+  await jobs.start();
+  const stopListening = await listenForOutbox(dbUrl, () => jobs.kick(), logger);
+
+  const context: AppContext = { config, orm, logger, signer: keys, jobs, ...(redis ? { redis } : {}) };
+  let server: Server | undefined;
+  if (config.runsApi) {
+    const app = createApp({ ...context, keys });
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+    });
+  }
+  const address = server?.address();
+  const port = typeof address === 'object' && address ? address.port : undefined;
+  logger.info({ role: config.ROLE, port, jobs: jobs.kind, mail: mail.description }, 'service started');
+
+  return {
+    context,
+    ...(port !== undefined ? { port } : {}),
+    async stop() {
+      // Drain: stop accepting connections, let requests in flight finish, then let jobs finish.
+      if (server) {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await closed;
+      }
+      await stopListening();
+      await jobs.stop();
+      mail.close();
+      await redis?.quit().catch(() => undefined);
+      await orm.close();
+      await embedded?.stop();
+      logger.info('service stopped');
+    },
+  };
+}

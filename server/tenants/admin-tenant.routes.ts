@@ -1,0 +1,60 @@
+import { initServer } from '@ts-rest/express';
+import type { Request } from 'express';
+import { adminContract } from '../../contract/admin/admin-contract.js';
+import type { Config } from '../config.js';
+import { scimUrlOf, tenantView, tokenView } from './tenant.view.js';
+import {
+  createTenant,
+  getTenant,
+  issueToken,
+  listTenants,
+  listTokens,
+  revokeToken,
+  updateTenant,
+} from './tenant-service.js';
+
+const s = initServer();
+const actor = (req: Request) => req.actor ?? 'admin';
+
+/** Admin routes for tenants and their tokens: parse, call one domain function, map the result. */
+export function adminTenantRoutes(config: Config) {
+  return {
+    createTenant: s.route(adminContract.createTenant, async ({ body, req }) => {
+      const created = await createTenant(req.em, body, actor(req));
+      return {
+        status: 201,
+        body: {
+          id: created.tenant.id,
+          integrator_token: created.integratorToken,
+          scim_token: created.scimToken,
+          scim_url: scimUrlOf(config.publicUrl, created.tenant.id),
+        },
+      };
+    }),
+    listTenants: s.route(adminContract.listTenants, async ({ query, req }) => {
+      const { items, total } = await listTenants(req.em, query.limit, query.offset);
+      return { status: 200, body: { items: items.map((t) => tenantView(t, config.publicUrl)), total } };
+    }),
+    getTenant: s.route(adminContract.getTenant, async ({ params, req }) => ({
+      status: 200,
+      body: tenantView(await getTenant(req.em, params.id), config.publicUrl),
+    })),
+    updateTenant: s.route(adminContract.updateTenant, async ({ params, body, req }) => ({
+      status: 200,
+      body: tenantView(await updateTenant(req.em, params.id, body, actor(req)), config.publicUrl),
+    })),
+    listTokens: s.route(adminContract.listTokens, async ({ params, req }) => ({
+      status: 200,
+      body: { items: (await listTokens(req.em, params.id)).map(tokenView) },
+    })),
+    createToken: s.route(adminContract.createToken, async ({ params, body, req }) => {
+      const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
+      const created = await issueToken(req.em, params.id, body.kind, expiresAt, actor(req));
+      return { status: 201, body: { ...tokenView(created), token: created.token } };
+    }),
+    revokeToken: s.route(adminContract.revokeToken, async ({ params, req }) => ({
+      status: 200,
+      body: tokenView(await revokeToken(req.em, params.id, params.tokenId, actor(req))),
+    })),
+  };
+}

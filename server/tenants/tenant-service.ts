@@ -1,0 +1,133 @@
+import { LockMode } from '@mikro-orm/core';
+import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { appendAuditEvent } from '../audit/audit-log.js';
+import { conflict, notFound } from '../http/problem.js';
+import { ApiToken, type TokenKind } from './api-token.entity.js';
+import { type Mandator, Tenant } from './tenant.entity.js';
+import { mintToken } from './token-secret.js';
+
+export interface TenantInput {
+  id: string;
+  name: string;
+  delivery: 'email' | 'direct';
+  mandator?: Mandator | undefined;
+}
+
+export interface TenantChanges {
+  name?: string | undefined;
+  delivery?: 'email' | 'direct' | undefined;
+  mandator?: Mandator | null | undefined;
+}
+
+/** Creates the tenant with one integrator and one SCIM token, and records it, all or nothing. */
+export async function createTenant(em: EntityManager, input: TenantInput, actor: string) {
+  try {
+    return await em.transactional(async (tx) => {
+      const tenant = tx.create(Tenant, { ...input, mandator: input.mandator ?? null });
+      await tx.flush();
+      const integrator = await addToken(tx, input.id, 'integrator', null, actor);
+      const scim = await addToken(tx, input.id, 'scim', null, actor);
+      await appendAuditEvent(tx, {
+        tenantId: input.id,
+        actor,
+        action: 'tenant.created',
+        subject: input.id,
+        details: { name: input.name, delivery: input.delivery, tokens: [integrator.id, scim.id] },
+      });
+      return { tenant, integratorToken: integrator.token, scimToken: scim.token };
+    });
+  } catch (e) {
+    if (e instanceof UniqueConstraintViolationException) throw conflict(`tenant ${input.id} already exists`);
+    throw e;
+  }
+}
+
+export async function getTenant(em: EntityManager, id: string): Promise<Tenant> {
+  const tenant = await em.findOne(Tenant, { id });
+  if (!tenant) throw notFound(`tenant ${id}`);
+  return tenant;
+}
+
+export async function listTenants(em: EntityManager, limit: number, offset: number) {
+  const [items, total] = await em.findAndCount(Tenant, {}, { orderBy: { id: 'asc' }, limit, offset });
+  return { items, total };
+}
+
+export async function updateTenant(em: EntityManager, id: string, changes: TenantChanges, actor: string) {
+  return em.transactional(async (tx) => {
+    const tenant = await tx.findOne(Tenant, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!tenant) throw notFound(`tenant ${id}`);
+    const changed = Object.keys(changes).filter((k) => changes[k as keyof TenantChanges] !== undefined);
+    tx.assign(tenant, Object.fromEntries(changed.map((k) => [k, changes[k as keyof TenantChanges]])));
+    await appendAuditEvent(tx, {
+      tenantId: id,
+      actor,
+      action: 'tenant.updated',
+      subject: id,
+      details: { changed },
+    });
+    return tenant;
+  });
+}
+
+export async function issueToken(
+  em: EntityManager,
+  tenantId: string,
+  kind: TokenKind,
+  expiresAt: Date | null,
+  actor: string,
+) {
+  return em.transactional(async (tx) => {
+    await getTenant(tx, tenantId);
+    return addToken(tx, tenantId, kind, expiresAt, actor);
+  });
+}
+
+export async function listTokens(em: EntityManager, tenantId: string) {
+  await getTenant(em, tenantId);
+  return em.find(ApiToken, { tenantId }, { orderBy: { createdAt: 'asc' } });
+}
+
+export async function revokeToken(em: EntityManager, tenantId: string, tokenId: string, actor: string) {
+  return em.transactional(async (tx) => {
+    const token = await tx.findOne(ApiToken, { id: tokenId, tenantId });
+    if (!token) throw notFound(`token ${tokenId} of tenant ${tenantId}`);
+    if (!token.revokedAt) {
+      token.revokedAt = new Date();
+      await appendAuditEvent(tx, {
+        tenantId,
+        actor,
+        action: 'token.revoked',
+        subject: tokenId,
+        details: { kind: token.kind },
+      });
+    }
+    return token;
+  });
+}
+
+async function addToken(
+  tx: EntityManager,
+  tenantId: string,
+  kind: TokenKind,
+  expiresAt: Date | null,
+  actor: string,
+) {
+  const minted = mintToken(kind);
+  const row = tx.create(ApiToken, {
+    id: minted.id,
+    tenantId,
+    kind,
+    secretHash: minted.secretHash,
+    expiresAt,
+  });
+  await tx.flush();
+  await appendAuditEvent(tx, {
+    tenantId,
+    actor,
+    action: 'token.issued',
+    subject: minted.id,
+    details: { kind, expires_at: expiresAt?.toISOString() ?? null },
+  });
+  return { ...row, token: minted.token };
+}

@@ -1,0 +1,27 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+export interface Mandator {
+  organizationIdentifier: string;
+  organization: string;
+  commonName: string;
+  email: string;
+  country: string;
+}
+
+export const Tenant = defineEntity({
+  name: 'Tenant',
+  tableName: 'tenant',
+  properties: {
+    id: p.string().primary(),
+    name: p.string(),
+    delivery: p.enum(['email', 'direct'] as const),
+    mandator: p.json<Mandator>().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});
+
+export type Tenant = InferEntity<typeof Tenant>;

@@ -1,0 +1,22 @@
+import type { ApiToken } from './api-token.entity.js';
+import type { Tenant } from './tenant.entity.js';
+
+export const scimUrlOf = (publicUrl: string, tenantId: string) => `${publicUrl}/tenants/${tenantId}/scim/v2`;
+
+export const tenantView = (t: Tenant, publicUrl: string) => ({
+  id: t.id,
+  name: t.name,
+  delivery: t.delivery,
+  mandator: t.mandator ?? null,
+  scim_url: scimUrlOf(publicUrl, t.id),
+  created_at: t.createdAt.toISOString(),
+  updated_at: t.updatedAt.toISOString(),
+});
+
+export const tokenView = (t: ApiToken) => ({
+  id: t.id,
+  kind: t.kind,
+  created_at: t.createdAt.toISOString(),
+  expires_at: t.expiresAt?.toISOString() ?? null,
+  revoked_at: t.revokedAt?.toISOString() ?? null,
+});

@@ -1,0 +1,33 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiToken, type TokenKind } from './api-token.entity.js';
+import { parseToken, secretMatches } from './token-secret.js';
+
+export interface TokenPrincipal {
+  tenantId: string;
+  tokenId: string;
+  kind: TokenKind;
+}
+
+/**
+ * Resolves a presented bearer token to its tenant, or undefined when it is malformed, unknown, of
+ * another kind, expired or revoked. Callers answer all of these the same way, so nothing tells which.
+ */
+export async function authenticateToken(
+  em: EntityManager,
+  presented: string,
+  kind: TokenKind,
+  now = new Date(),
+): Promise<TokenPrincipal | undefined> {
+  const parsed = parseToken(presented);
+  if (!parsed || parsed.kind !== kind) return undefined;
+  const row = await em.findOne(ApiToken, { id: parsed.id, kind }, { disableIdentityMap: true });
+  if (!row || !secretMatches(parsed.secret, row.secretHash)) return undefined;
+  if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return undefined;
+  return { tenantId: row.tenantId, tokenId: row.id, kind };
+}
+
+/** Reads `Authorization: Bearer <token>`; anything else is no token. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const m = /^Bearer +(\S+) *$/i.exec(header ?? '');
+  return m?.[1];
+}

@@ -1,0 +1,123 @@
+import { type Job, Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { TOPICS, type Topic } from '../server/outbox/outbox.js';
+import type { Orm } from '../server/persistence/orm.js';
+import type { JobContext, Processors } from './job-context.js';
+import type { JobDispatcher } from './job-dispatcher.js';
+import { claimDue, markDead, markDone, markRetry } from './outbox-store.js';
+import { Poller } from './poller.js';
+
+export interface BullMqOptions {
+  orm: Orm;
+  redis: Redis;
+  prefix: string;
+  processors: Processors;
+  context: Omit<JobContext, 'em'>;
+  /** True on worker nodes: consume the queues. Every node relays the outbox into them. */
+  consume: boolean;
+  attempts: number;
+  backoffMs: number;
+  pollMs: number;
+}
+
+interface JobData {
+  outboxId: string;
+  payload: Record<string, string>;
+}
+
+const BATCH = 100;
+const LEASE_SECONDS = 600;
+
+/**
+ * Relays outbox rows into one BullMQ queue per topic, using the outbox id as job id so a second relay
+ * of the same row is ignored; worker nodes consume the queues, retry with exponential backoff, and
+ * dead-letter (outbox status `dead` plus an error log line) after the last try.
+ */
+export function bullMqDispatcher(o: BullMqOptions): JobDispatcher {
+  const { logger } = o.context;
+  const connection = o.redis;
+  const queues = new Map<Topic, Queue<JobData>>(
+    TOPICS.map((t) => [t, new Queue<JobData>(t, { connection, prefix: o.prefix })]),
+  );
+  const workers: Worker<JobData>[] = [];
+
+  const relay = new Poller(
+    async () => {
+      for (;;) {
+        const em = o.orm.em.fork();
+        const due = await claimDue(em, BATCH, LEASE_SECONDS);
+        for (const m of due) {
+          try {
+            await queues.get(m.topic)?.add(
+              m.topic,
+              { outboxId: m.id, payload: m.payload },
+              {
+                jobId: m.id,
+                attempts: o.attempts,
+                backoff: { type: 'exponential', delay: o.backoffMs },
+                removeOnComplete: { age: 86_400 },
+                removeOnFail: { age: 7 * 86_400 },
+              },
+            );
+          } catch (e) {
+            // Redis unreachable: give the row back instead of waiting out the lease.
+            await markRetry(em, m.id, m.attempts, String(e), new Date(Date.now() + 5_000));
+          }
+        }
+        if (due.length < BATCH) return;
+      }
+    },
+    o.pollMs,
+    (e) => logger.error({ err: e }, 'outbox relay pass failed'),
+  );
+
+  const process = async (job: Job<JobData>) => {
+    const processor = o.processors[job.name as Topic];
+    if (!processor) throw new Error(`no processor for topic ${job.name}`);
+    const em = o.orm.em.fork();
+    await processor(job.data.payload, { ...o.context, em });
+    await markDone(em, job.data.outboxId);
+  };
+
+  const onFailed = async (job: Job<JobData> | undefined, err: Error) => {
+    if (!job) return;
+    const em = o.orm.em.fork();
+    const last = job.attemptsMade >= (job.opts.attempts ?? 1);
+    if (last) {
+      logger.error(
+        { job: job.id, topic: job.name, attempts: job.attemptsMade, error: err.message },
+        'job dead-lettered after last try',
+      );
+      await markDead(em, job.data.outboxId, job.attemptsMade, err.message);
+    } else {
+      logger.warn(
+        { job: job.id, topic: job.name, attempt: job.attemptsMade, error: err.message },
+        'job failed; will retry',
+      );
+    }
+  };
+
+  return {
+    kind: 'bullmq',
+    async start() {
+      relay.start();
+      if (!o.consume) return;
+      for (const topic of TOPICS) {
+        const worker = new Worker<JobData>(topic, process, { connection, prefix: o.prefix, concurrency: 8 });
+        worker.on(
+          'failed',
+          (job, err) =>
+            void onFailed(job, err).catch((e) => logger.error({ err: e }, 'failed to record job failure')),
+        );
+        worker.on('error', (err) => logger.error({ err }, `worker ${topic} error`));
+        workers.push(worker);
+      }
+    },
+    kick: () => relay.kick(),
+    async stop() {
+      await relay.stop();
+      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all([...queues.values()].map((q) => q.close()));
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { Orm } from '../server/persistence/orm.js';
+import type { JobContext, JobMessage, Processors } from './job-context.js';
+import type { JobDispatcher } from './job-dispatcher.js';
+import { backoffMs, claimDue, markDead, markDone, markRetry } from './outbox-store.js';
+import { Poller } from './poller.js';
+
+export interface InProcessOptions {
+  orm: Orm;
+  processors: Processors;
+  context: Omit<JobContext, 'em'>;
+  /** False on api-only nodes: messages then wait in the outbox for a worker node. */
+  execute: boolean;
+  attempts: number;
+  backoffMs: number;
+  pollMs: number;
+}
+
+const BATCH = 20;
+const LEASE_SECONDS = 300;
+
+/**
+ * Runs jobs in this process, straight from the outbox table, with the same processors BullMQ would
+ * run: retries with exponential backoff, dead-letters after the last try, and survives restarts
+ * because the table is the queue.
+ */
+export function inProcessDispatcher(o: InProcessOptions): JobDispatcher {
+  const { logger } = o.context;
+  const run = async (job: JobMessage) => {
+    const processor = o.processors[job.topic];
+    const em = o.orm.em.fork();
+    const attempt = job.attempts + 1;
+    try {
+      if (!processor) throw new Error(`no processor for topic ${job.topic}`);
+      await processor(job.payload, { ...o.context, em });
+      await markDone(em, job.id);
+    } catch (e) {
+      const error = e instanceof Error ? e.message : String(e);
+      if (attempt >= o.attempts) {
+        logger.error(
+          { job: job.id, topic: job.topic, attempts: attempt, error },
+          'job dead-lettered after last try',
+        );
+        await markDead(em, job.id, attempt, error);
+      } else {
+        logger.warn({ job: job.id, topic: job.topic, attempt, error }, 'job failed; will retry');
+        await markRetry(em, job.id, attempt, error, new Date(Date.now() + backoffMs(o.backoffMs, attempt)));
+      }
+    }
+  };
+  const poller = new Poller(
+    async () => {
+      for (;;) {
+        const due = await claimDue(o.orm.em.fork(), BATCH, LEASE_SECONDS);
+        await Promise.all(due.map(run));
+        if (due.length < BATCH) return;
+      }
+    },
+    o.pollMs,
+    (e) => logger.error({ err: e }, 'outbox pass failed'),
+  );
+  return {
+    kind: 'in-process',
+    start: async () => {
+      if (o.execute) poller.start();
+    },
+    kick: () => poller.kick(),
+    stop: () => poller.stop(),
+  };
+}

@@ -1,0 +1,7 @@
+import type { Processors } from './job-context.js';
+import { sendMailProcessor } from './mail/send-mail.processor.js';
+
+/** Topic to processor; BullMQ workers and the in-process runner use this same table. */
+export const processors: Processors = {
+  mail: sendMailProcessor,
+};
