@@ -27,6 +27,8 @@ export function ormConfig(o: OrmOptions): Options {
     // Identity-map leakage between requests is a bug, not a convenience: every request and job forks.
     allowGlobalContext: false,
     debug: false,
+    // The service logs what it applied through pino; MikroORM's console logger stays quiet.
+    logger: () => undefined,
   };
 }
 

@@ -1,0 +1,122 @@
+import { parseArgs } from 'node:util';
+import { createAdminClient } from '../integrator/src/index.js';
+
+/**
+ * `npm run cli -- <command>`: the admin API from a terminal, printing JSON.
+ * Reads CREDSERVICE_URL (default http://localhost:3000) and ADMIN_TOKEN.
+ */
+const USAGE = `usage: npm run cli -- <command>
+  tenant create <id> --name <name> --delivery email|direct
+        [--mandator-organization-identifier X --mandator-organization X
+         --mandator-common-name X --mandator-email X --mandator-country XX]
+  tenant list
+  tenant get <id>
+  tenant rotate-token <id> --kind integrator|scim [--expires-at <iso time>]
+  tenant revoke-token <id> <token id>
+  audit list <tenant id> [--action A] [--since T] [--until T] [--after N] [--limit N]
+  audit verify <tenant id>
+  keys list
+  keys rotate <issuer|status-list|verifier|oidc>
+environment: CREDSERVICE_URL (default http://localhost:3000), ADMIN_TOKEN`;
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: 'string' },
+    delivery: { type: 'string' },
+    kind: { type: 'string' },
+    'expires-at': { type: 'string' },
+    action: { type: 'string' },
+    since: { type: 'string' },
+    until: { type: 'string' },
+    after: { type: 'string' },
+    limit: { type: 'string' },
+    'mandator-organization-identifier': { type: 'string' },
+    'mandator-organization': { type: 'string' },
+    'mandator-common-name': { type: 'string' },
+    'mandator-email': { type: 'string' },
+    'mandator-country': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+const token = process.env.ADMIN_TOKEN ?? fail('ADMIN_TOKEN is not set');
+const admin = createAdminClient({ baseUrl: process.env.CREDSERVICE_URL ?? 'http://localhost:3000', token });
+const [group, command, id, extra] = positionals;
+
+const need = (v: string | undefined, what: string) => v ?? fail(`missing ${what}\n${USAGE}`);
+
+function mandator() {
+  const m = {
+    organizationIdentifier: values['mandator-organization-identifier'],
+    organization: values['mandator-organization'],
+    commonName: values['mandator-common-name'],
+    email: values['mandator-email'],
+    country: values['mandator-country'],
+  };
+  if (Object.values(m).every((v) => v === undefined)) return undefined;
+  return m as { [K in keyof typeof m]: string };
+}
+
+async function run(): Promise<{ status: number; body: unknown }> {
+  switch (`${group} ${command}`) {
+    case 'tenant create':
+      return admin.createTenant({
+        body: {
+          id: need(id, 'tenant id'),
+          name: need(values.name, '--name'),
+          delivery: need(values.delivery, '--delivery') as 'email' | 'direct',
+          mandator: mandator(),
+        },
+      });
+    case 'tenant list':
+      return admin.listTenants({ query: {} });
+    case 'tenant get':
+      return admin.getTenant({ params: { id: need(id, 'tenant id') } });
+    case 'tenant rotate-token':
+      return admin.createToken({
+        params: { id: need(id, 'tenant id') },
+        body: {
+          kind: need(values.kind, '--kind') as 'integrator' | 'scim',
+          expires_at: values['expires-at'],
+        },
+      });
+    case 'tenant revoke-token':
+      return admin.revokeToken({ params: { id: need(id, 'tenant id'), tokenId: need(extra, 'token id') } });
+    case 'audit list':
+      return admin.listAuditEvents({
+        params: { id: need(id, 'tenant id') },
+        query: {
+          action: values.action,
+          since: values.since,
+          until: values.until,
+          after: values.after === undefined ? undefined : Number(values.after),
+          limit: values.limit === undefined ? undefined : Number(values.limit),
+        },
+      });
+    case 'audit verify':
+      return admin.verifyAuditChain({ params: { id: need(id, 'tenant id') } });
+    case 'keys list':
+      return admin.listSigningKeys();
+    case 'keys rotate':
+      return admin.rotateSigningKey({
+        params: { purpose: need(id, 'purpose') as 'issuer' },
+      });
+    default:
+      return fail(USAGE);
+  }
+}
+
+if (values.help || !group) fail(USAGE);
+try {
+  const { status, body } = await run();
+  console.log(JSON.stringify(body, null, 2));
+  process.exit(status >= 400 ? 1 : 0);
+} catch (e) {
+  fail(`request failed: ${(e as Error).message}`);
+}
