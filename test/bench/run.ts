@@ -84,7 +84,7 @@ try {
   const integrator = createIntegratorClient({ baseUrl, token: created.body.integrator_token });
   results.push(await measure('integrator: authenticated GET /api/v1/me', 3000, 16, () => integrator.whoAmI()));
   results.push(
-    await measure('admin: verify a tenant's audit chain (3 events)', 50, 4, async () => {
+    await measure('admin: verify the audit chain of a tenant (3 events)', 50, 4, async () => {
       return client.verifyAuditChain({ params: { id: 'bench-auth' } });
     }),
   );
