@@ -26,7 +26,12 @@ function percentile(sorted: number[], p: number) {
 }
 
 /** Runs `op` `total` times with `concurrency` in flight; reports throughput and latency. */
-async function measure(name: string, total: number, concurrency: number, op: (i: number) => Promise<unknown>) {
+async function measure(
+  name: string,
+  total: number,
+  concurrency: number,
+  op: (i: number) => Promise<unknown>,
+) {
   const latencies: number[] = [];
   let next = 0;
   const start = performance.now();
@@ -82,7 +87,9 @@ try {
   const created = await client.createTenant({ body: { id: 'bench-auth', name: 'Bench', delivery: 'email' } });
   if (created.status !== 201) throw new Error('tenant not created');
   const integrator = createIntegratorClient({ baseUrl, token: created.body.integrator_token });
-  results.push(await measure('integrator: authenticated GET /api/v1/me', 3000, 16, () => integrator.whoAmI()));
+  results.push(
+    await measure('integrator: authenticated GET /api/v1/me', 3000, 16, () => integrator.whoAmI()),
+  );
   results.push(
     await measure('admin: verify the audit chain of a tenant (3 events)', 50, 4, async () => {
       return client.verifyAuditChain({ params: { id: 'bench-auth' } });
