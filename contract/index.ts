@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { adminContract } from './admin/admin-contract.js';
 import { healthContract } from './health-contract.js';
 import { integratorContract } from './integrator-contract.js';
+import { oid4vciContract } from './oid4vci/oid4vci-contract.js';
 
 export * from './admin/api-token.js';
 export * from './admin/audit-event.js';
@@ -18,4 +19,16 @@ export const contract = c.router({
   health: healthContract,
   admin: adminContract,
   integrator: integratorContract,
+  oid4vci: oid4vciContract,
 });
+export * from './admin/credential-configuration.js';
+export * from './issuance/issuance.js';
+export * from './issuance/issuance-request.js';
+export * from './oid4vci/credential-issuer-metadata.js';
+export * from './oid4vci/credential-offer.js';
+export * from './oid4vci/credential-request.js';
+export * from './oid4vci/nonce-response.js';
+export * from './oid4vci/notification-request.js';
+export * from './oid4vci/oauth-error-response.js';
+export * from './oid4vci/oid4vci-contract.js';
+export * from './oid4vci/token-request.js';

@@ -1,6 +1,8 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { DeliveryMode } from './admin/tenant.js';
+import { CredentialStatusChange, Issuance, IssuanceCreated } from './issuance/issuance.js';
+import { IssuanceRequest } from './issuance/issuance-request.js';
 import { ProblemDetails } from './problem-details.js';
 
 const c = initContract();
@@ -11,6 +13,14 @@ export const IntegratorIdentity = z.object({
   delivery: DeliveryMode,
 });
 
+const credentialPath = z.object({ id: z.string() });
+const credentialStatusResponses = {
+  200: CredentialStatusChange,
+  401: ProblemDetails,
+  404: ProblemDetails,
+  409: ProblemDetails,
+};
+
 /** The integrator API of a tenant (bearer integrator token). */
 export const integratorContract = c.router(
   {
@@ -19,6 +29,44 @@ export const integratorContract = c.router(
       path: '/me',
       responses: { 200: IntegratorIdentity, 401: ProblemDetails },
       summary: 'The tenant the presented integrator token belongs to',
+    },
+    createIssuance: {
+      method: 'POST',
+      path: '/issuances',
+      body: IssuanceRequest,
+      responses: { 201: IssuanceCreated, 400: ProblemDetails, 401: ProblemDetails },
+      summary: 'Create a credential offer (pre-authorized code, tx_code by e-mail) or issue directly',
+    },
+    getIssuance: {
+      method: 'GET',
+      path: '/issuances/:id',
+      pathParams: credentialPath,
+      responses: { 200: Issuance, 401: ProblemDetails, 404: ProblemDetails },
+      summary: 'Read an issuance and the status of its credentials',
+    },
+    revokeCredential: {
+      method: 'POST',
+      path: '/credentials/:id/revoke',
+      pathParams: credentialPath,
+      body: c.noBody(),
+      responses: credentialStatusResponses,
+      summary: 'Revoke a credential (final); visible at its status list uri within seconds',
+    },
+    suspendCredential: {
+      method: 'POST',
+      path: '/credentials/:id/suspend',
+      pathParams: credentialPath,
+      body: c.noBody(),
+      responses: credentialStatusResponses,
+      summary: 'Suspend a credential (reversible)',
+    },
+    unsuspendCredential: {
+      method: 'POST',
+      path: '/credentials/:id/unsuspend',
+      pathParams: credentialPath,
+      body: c.noBody(),
+      responses: credentialStatusResponses,
+      summary: 'Lift a suspension',
     },
   },
   { pathPrefix: '/api/v1', strictStatusCodes: true, metadata: { security: 'integrator' } as const },

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { JobDispatcher } from '../workers/job-dispatcher.js';
 import type { Config } from './config.js';
+import type { IssuanceServices } from './issuance/create-issuance.js';
 import type { Signer } from './keys/signer.js';
 import type { Orm } from './persistence/orm.js';
 
@@ -12,6 +13,7 @@ export interface AppContext {
   logger: Logger;
   signer: Signer;
   jobs: JobDispatcher;
+  issuance: IssuanceServices;
   /** Present when REDIS_URL is set. */
   redis?: Redis;
 }

@@ -26,6 +26,13 @@ const EnvSchema = z.object({
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1_000),
   JOB_ATTEMPTS: z.coerce.number().int().positive().default(5),
   JOB_BACKOFF_MS: z.coerce.number().int().positive().default(1_000),
+  OFFER_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(72 * 3600),
+  BATCH_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  ISSUER_NAME: z.string().default('Credential Service'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

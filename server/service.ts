@@ -10,7 +10,10 @@ import { listenForOutbox } from '../workers/outbox-listener.js';
 import { processors } from '../workers/processors.js';
 import type { AppContext } from './app-context.js';
 import type { Config } from './config.js';
+import { ensureBuiltinConfigurations } from './credential-configurations/credential-configuration-registry.js';
+import { PayloadValidator } from './credential-configurations/payload-validator.js';
 import { createApp } from './http/app.js';
+import { OfferCodes } from './issuance/offer-codes.js';
 import { DEVELOPMENT_KEY_ENCRYPTION_KEY, KeyEncryption } from './keys/key-encryption.js';
 import { LocalKeyStore } from './keys/local-key-store.js';
 import { createLogger } from './logger.js';
@@ -50,11 +53,17 @@ export async function startService(
         'which is as good as storing them in clear. Set KEY_ENCRYPTION_KEY in any real deployment. !!!',
     );
   }
-  const keys = new LocalKeyStore(
-    orm,
-    new KeyEncryption(config.KEY_ENCRYPTION_KEY ?? DEVELOPMENT_KEY_ENCRYPTION_KEY),
-  );
+  const secret = config.KEY_ENCRYPTION_KEY ?? DEVELOPMENT_KEY_ENCRYPTION_KEY;
+  const keys = new LocalKeyStore(orm, new KeyEncryption(secret));
   await keys.ensureKeys();
+  await ensureBuiltinConfigurations(orm.em.fork());
+  const issuance = {
+    signer: keys,
+    validator: new PayloadValidator(),
+    codes: new OfferCodes(secret),
+    issuerUrl: config.issuerUrl,
+    offerTtlSeconds: config.OFFER_TTL_SECONDS,
+  };
 
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false })
@@ -85,7 +94,15 @@ export async function startService(
   await jobs.start();
   const stopListening = await listenForOutbox(dbUrl, () => jobs.kick(), logger);
 
-  const context: AppContext = { config, orm, logger, signer: keys, jobs, ...(redis ? { redis } : {}) };
+  const context: AppContext = {
+    config,
+    orm,
+    logger,
+    signer: keys,
+    jobs,
+    issuance,
+    ...(redis ? { redis } : {}),
+  };
   let server: Server | undefined;
   if (config.runsApi) {
     const app = createApp({ ...context, keys });

@@ -1,7 +1,9 @@
 import type { Processors } from './job-context.js';
 import { sendMailProcessor } from './mail/send-mail.processor.js';
+import { publishStatusListProcessor } from './status-list/publish-status-list.processor.js';
 
 /** Topic to processor; BullMQ workers and the in-process runner use this same table. */
 export const processors: Processors = {
   mail: sendMailProcessor,
+  'status-list': publishStatusListProcessor,
 };

@@ -3,6 +3,12 @@ import { z } from 'zod';
 import { ProblemDetails } from '../problem-details.js';
 import { ApiTokenCreated, ApiTokenCreateRequest, ApiTokenInfo, ApiTokenList } from './api-token.js';
 import { AuditChainVerification, AuditEventPage, AuditEventQuery } from './audit-event.js';
+import {
+  ConfigurationId,
+  CredentialConfigurationInfo,
+  CredentialConfigurationInput,
+  CredentialConfigurationList,
+} from './credential-configuration.js';
 import { KeyPurpose, SigningKeyInfo, SigningKeyList } from './signing-key.js';
 import {
   Paging,
@@ -86,6 +92,32 @@ export const adminContract = c.router(
       pathParams: tenantPath,
       responses: { 200: AuditChainVerification, ...notFound },
       summary: 'Recompute the tenant’s audit hash chain and report the first broken link',
+    },
+    listCredentialConfigurations: {
+      method: 'GET',
+      path: '/credential-configurations',
+      responses: { 200: CredentialConfigurationList, 401: ProblemDetails },
+      summary: 'Credential configurations the issuer can issue',
+    },
+    getCredentialConfiguration: {
+      method: 'GET',
+      path: '/credential-configurations/:configurationId',
+      pathParams: z.object({ configurationId: z.string() }),
+      responses: { 200: CredentialConfigurationInfo, 401: ProblemDetails, 404: ProblemDetails },
+      summary: 'Read a credential configuration',
+    },
+    putCredentialConfiguration: {
+      method: 'PUT',
+      path: '/credential-configurations/:configurationId',
+      pathParams: z.object({ configurationId: ConfigurationId }),
+      body: CredentialConfigurationInput,
+      responses: {
+        200: CredentialConfigurationInfo,
+        400: ProblemDetails,
+        401: ProblemDetails,
+        409: ProblemDetails,
+      },
+      summary: 'Register or replace a credential configuration (built-in ones cannot be replaced)',
     },
     listSigningKeys: {
       method: 'GET',

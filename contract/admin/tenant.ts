@@ -29,6 +29,11 @@ export const TenantUpdateRequest = z
     name: z.string().min(1).max(200).optional(),
     delivery: DeliveryMode.optional(),
     mandator: Mandator.nullable().optional(),
+    credential_configurations: z
+      .array(z.string())
+      .nullable()
+      .optional()
+      .describe('Configurations the tenant may issue; null: all'),
   })
   .strict();
 
@@ -37,6 +42,7 @@ export const Tenant = z.object({
   name: z.string(),
   delivery: DeliveryMode,
   mandator: Mandator.nullable(),
+  credential_configurations: z.array(z.string()).nullable(),
   scim_url: z.string().url(),
   created_at: z.string().datetime(),
   updated_at: z.string().datetime(),

@@ -8,11 +8,16 @@ import { healthContract } from '../../contract/health-contract.js';
 import { integratorContract } from '../../contract/integrator-contract.js';
 import type { AppContext } from '../app-context.js';
 import { adminAuditRoutes } from '../audit/admin-audit.routes.js';
+import { adminCredentialConfigurationRoutes } from '../credential-configurations/admin-credential-configuration.routes.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { whoAmIRoutes } from '../integrator/whoami.routes.js';
+import { issuanceRoutes } from '../issuance/issuance.routes.js';
 import { adminKeyRoutes } from '../keys/admin-key.routes.js';
 import type { LocalKeyStore } from '../keys/local-key-store.js';
+import { oauthErrorRenderer } from '../oid4vci/oauth-error-renderer.js';
+import { mountOid4vci } from '../oid4vci/oid4vci.endpoints.js';
 import { scimRouter } from '../scim/scim.router.js';
+import { statusListRouter } from '../status-list/status-list.routes.js';
 import { adminTenantRoutes } from '../tenants/admin-tenant.routes.js';
 import { adminGuard } from './admin-guard.js';
 import { apiDocsRouter } from './api-docs.js';
@@ -47,6 +52,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
   app.use('/admin', adminGuard(ctx.config.ADMIN_TOKEN));
   app.use('/api/v1', integratorGuard);
   app.use('/tenants/:tenant/scim/v2', scimRouter(ctx.logger));
+  app.use('/status-lists', statusListRouter(ctx));
   app.use(express.json({ limit: '1mb' }));
 
   const options = { responseValidation: true, requestValidationErrorHandler: requestValidationProblem };
@@ -57,13 +63,21 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
       ...adminTenantRoutes(ctx.config),
       ...adminAuditRoutes(),
       ...adminKeyRoutes(ctx.keys),
+      ...adminCredentialConfigurationRoutes(ctx.config.issuerUrl, ctx.issuance.validator),
     }),
     app,
     options,
   );
-  createExpressEndpoints(integratorContract, s.router(integratorContract, whoAmIRoutes()), app, options);
+  createExpressEndpoints(
+    integratorContract,
+    s.router(integratorContract, { ...whoAmIRoutes(), ...issuanceRoutes(ctx.issuance) }),
+    app,
+    options,
+  );
+  mountOid4vci(app, ctx, ctx.issuance.codes);
 
   app.use((req, res) => sendProblem(res, notFound(`${req.method} ${req.path}`)));
+  app.use(['/oid4vci', '/.well-known', '/credential-types'], oauthErrorRenderer(ctx.logger));
   app.use(problemRenderer(ctx.logger));
   return app;
 }

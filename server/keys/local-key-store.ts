@@ -16,7 +16,7 @@ const ACTIVE_TTL_MS = 30_000;
 export class LocalKeyStore implements Signer {
   readonly #orm: Orm;
   readonly #encryption: KeyEncryption;
-  readonly #privateKeys = new Map<string, KeyObject>();
+  readonly #privateKeys = new Map<string, { key: KeyObject; purpose: KeyPurpose }>();
   readonly #active = new Map<KeyPurpose, { kid: string; at: number }>();
 
   constructor(orm: Orm, encryption: KeyEncryption) {
@@ -71,30 +71,31 @@ export class LocalKeyStore implements Signer {
     return rows.map((r) => ({ ...r.publicJwk, kid: r.kid, alg: 'ES256', use: 'sig' }));
   }
 
-  async sign(purpose: KeyPurpose, data: Uint8Array) {
-    const kid = await this.activeKid(purpose);
-    const key = await this.#privateKey(kid);
+  async sign(purpose: KeyPurpose, data: Uint8Array, pinned?: string) {
+    const kid = pinned ?? (await this.activeKid(purpose));
+    const key = await this.#privateKey(kid, purpose);
     return { kid, signature: new Uint8Array(sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' })) };
   }
 
   async signJwt(purpose: KeyPurpose, header: Record<string, unknown>, payload: Record<string, unknown>) {
     const kid = await this.activeKid(purpose);
-    const key = await this.#privateKey(kid);
+    const key = await this.#privateKey(kid, purpose);
     return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
       .setProtectedHeader({ ...header, alg: 'ES256', kid })
       .sign(key);
   }
 
-  async #privateKey(kid: string): Promise<KeyObject> {
+  async #privateKey(kid: string, purpose: KeyPurpose): Promise<KeyObject> {
     const cached = this.#privateKeys.get(kid);
-    if (cached) return cached;
-    const row = await this.#orm.em.fork().findOneOrFail(SigningKey, { kid });
+    if (cached?.purpose === purpose) return cached.key;
+    const row = await this.#orm.em.fork().findOne(SigningKey, { kid, purpose, status: { $ne: 'retired' } });
+    if (!row) throw new Error(`no current ${purpose} key ${kid}`);
     const key = createPrivateKey({
       key: this.#encryption.open(row.privateKeyEnc, kid),
       format: 'der',
       type: 'pkcs8',
     });
-    this.#privateKeys.set(kid, key);
+    this.#privateKeys.set(kid, { key, purpose });
     return key;
   }
 
@@ -114,7 +115,7 @@ export class LocalKeyStore implements Signer {
       retiredAt: null,
     });
     await tx.flush();
-    this.#privateKeys.set(kid, privateKey);
+    this.#privateKeys.set(kid, { key: privateKey, purpose });
     return row;
   }
 }

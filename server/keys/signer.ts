@@ -12,8 +12,11 @@ export interface Signer {
     header: Record<string, unknown>,
     payload: Record<string, unknown>,
   ): Promise<string>;
-  /** A raw ES256 signature (IEEE P1363, r||s) for libraries that build the JWS themselves. */
-  sign(purpose: KeyPurpose, data: Uint8Array): Promise<{ kid: string; signature: Uint8Array }>;
+  /**
+   * A raw ES256 signature (IEEE P1363, r||s) for libraries that build the JWS themselves. `kid` pins
+   * the key named in a header written before signing; it must be a current key of the purpose.
+   */
+  sign(purpose: KeyPurpose, data: Uint8Array, kid?: string): Promise<{ kid: string; signature: Uint8Array }>;
   /** The kid that `sign` and `signJwt` use for the purpose right now. */
   activeKid(purpose: KeyPurpose): Promise<string>;
   /** Public keys that verifiers should accept for the purpose: the active one and those retiring. */

@@ -1,8 +1,27 @@
 import { AuditEvent } from '../audit/audit-event.entity.js';
+import { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
+import { Issuance } from '../issuance/issuance.entity.js';
+import { IssuedCredential } from '../issuance/issued-credential.entity.js';
 import { SigningKey } from '../keys/signing-key.entity.js';
 import { MailMessage } from '../mail/mail-message.entity.js';
+import { Oid4vciAccessToken, Oid4vciNonce } from '../oid4vci/oid4vci-state.entity.js';
 import { OutboxMessage } from '../outbox/outbox-message.entity.js';
+import { StatusList, StatusListToken } from '../status-list/status-list.entity.js';
 import { ApiToken } from '../tenants/api-token.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 
-export const entities = [Tenant, ApiToken, AuditEvent, OutboxMessage, MailMessage, SigningKey];
+export const entities = [
+  CredentialConfiguration,
+  Issuance,
+  IssuedCredential,
+  Oid4vciAccessToken,
+  Oid4vciNonce,
+  Tenant,
+  ApiToken,
+  AuditEvent,
+  OutboxMessage,
+  MailMessage,
+  SigningKey,
+  StatusList,
+  StatusListToken,
+];

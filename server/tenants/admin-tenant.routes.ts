@@ -41,7 +41,20 @@ export function adminTenantRoutes(config: Config) {
     })),
     updateTenant: s.route(adminContract.updateTenant, async ({ params, body, req }) => ({
       status: 200,
-      body: tenantView(await updateTenant(req.em, params.id, body, actor(req)), config.publicUrl),
+      body: tenantView(
+        await updateTenant(
+          req.em,
+          params.id,
+          {
+            name: body.name,
+            delivery: body.delivery,
+            mandator: body.mandator,
+            credentialConfigurations: body.credential_configurations,
+          },
+          actor(req),
+        ),
+        config.publicUrl,
+      ),
     })),
     listTokens: s.route(adminContract.listTokens, async ({ params, req }) => ({
       status: 200,

@@ -17,13 +17,18 @@ export interface TenantChanges {
   name?: string | undefined;
   delivery?: 'email' | 'direct' | undefined;
   mandator?: Mandator | null | undefined;
+  credentialConfigurations?: string[] | null | undefined;
 }
 
 /** Creates the tenant with one integrator and one SCIM token, and records it, all or nothing. */
 export async function createTenant(em: EntityManager, input: TenantInput, actor: string) {
   try {
     return await em.transactional(async (tx) => {
-      const tenant = tx.create(Tenant, { ...input, mandator: input.mandator ?? null });
+      const tenant = tx.create(Tenant, {
+        ...input,
+        mandator: input.mandator ?? null,
+        credentialConfigurations: null,
+      });
       await tx.flush();
       const integrator = await addToken(tx, input.id, 'integrator', null, actor);
       const scim = await addToken(tx, input.id, 'scim', null, actor);

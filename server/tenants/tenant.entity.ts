@@ -16,6 +16,8 @@ export const Tenant = defineEntity({
     name: p.string(),
     delivery: p.enum(['email', 'direct'] as const),
     mandator: p.json<Mandator>().nullable(),
+    /** Configurations the tenant may issue; null means all. */
+    credentialConfigurations: p.json<string[]>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

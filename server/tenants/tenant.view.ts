@@ -8,6 +8,7 @@ export const tenantView = (t: Tenant, publicUrl: string) => ({
   name: t.name,
   delivery: t.delivery,
   mandator: t.mandator ?? null,
+  credential_configurations: t.credentialConfigurations ?? null,
   scim_url: scimUrlOf(publicUrl, t.id),
   created_at: t.createdAt.toISOString(),
   updated_at: t.updatedAt.toISOString(),

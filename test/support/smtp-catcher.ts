@@ -44,6 +44,19 @@ export async function startSmtpCatcher() {
       }
       return messages;
     },
+    /** Resolves with the first message that `match` accepts, waiting for it to arrive. */
+    async waitForMail(match: (m: CaughtMail) => boolean, timeoutMs = 10_000): Promise<CaughtMail> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.find(match);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error('the expected mail did not arrive');
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

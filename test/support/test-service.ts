@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { createAdminClient } from '../../clients/integrator/src/index.js';
 import { loadConfig } from '../../server/config.js';
 import { type RunningService, startService } from '../../server/service.js';
+import { freePort } from './spawned-service.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestService {
@@ -29,8 +30,11 @@ export async function startTestService(
   const db = opts.db ?? (await createTestDatabase());
   const adminToken = randomBytes(24).toString('base64url');
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'credservice-test-'));
+  // A known port, so that PUBLIC_URL (in offers, metadata, status list URIs) is the real address.
+  const port = await freePort();
   const env: Record<string, string> = {
-    PORT: '0',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     DATABASE_URL: db.url,

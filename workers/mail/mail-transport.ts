@@ -29,7 +29,10 @@ const envelope = (m: OutgoingMail) => ({
 
 /** Sends through the SMTP server at `url` (smtp:// or smtps://, credentials in the URL). */
 export function smtpTransport(url: string): MailTransport {
-  const transport = nodemailer.createTransport(url);
+  // Pooled: a burst of offers reuses a few SMTP connections instead of one per message.
+  const transport = nodemailer.createTransport({ url, pool: true, maxConnections: 5 } as Parameters<
+    typeof nodemailer.createTransport
+  >[0]);
   return {
     description: `SMTP ${new URL(url).host}`,
     async send(m) {

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { CredentialStore, StoredCredential } from './credential-store.js';
+import { WalletError } from './errors.js';
+import type { HolderCrypto } from './holder-crypto.js';
+import type { HttpOptions } from './http.js';
+import { type ReceiveOptions, receiveCredentialOffer } from './receive-credential.js';
+import { type CredentialStatus, fetchCredentialStatus } from './status-list.js';
+
+export interface HolderWalletOptions {
+  crypto: HolderCrypto;
+  store: CredentialStore;
+  http?: HttpOptions;
+}
+
+/**
+ * A holder wallet: receives credentials from offers, keeps them, and checks their status. It owns
+ * no logic of its own beyond wiring: each step is an exported function that works without it.
+ */
+export class HolderWallet {
+  readonly #crypto: HolderCrypto;
+  readonly #store: CredentialStore;
+  readonly #http: HttpOptions;
+
+  constructor(options: HolderWalletOptions) {
+    this.#crypto = options.crypto;
+    this.#store = options.store;
+    this.#http = options.http ?? {};
+  }
+
+  /** Redeems an offer link (`openid-credential-offer://…`), verifies and stores what it receives. */
+  async receive(
+    offerUri: string,
+    options: Omit<ReceiveOptions, keyof HttpOptions> = {},
+  ): Promise<StoredCredential[]> {
+    const received = await receiveCredentialOffer(offerUri, this.#crypto, { ...this.#http, ...options });
+    const stored: StoredCredential[] = [];
+    for (const c of received.credentials) {
+      const record: StoredCredential = {
+        id: randomUUID(),
+        compact: c.compact,
+        issuer: c.verified.claims.iss as string,
+        vct: c.verified.claims.vct as string,
+        claims: c.verified.claims,
+        holderKeyId: c.key.id,
+        receivedAt: new Date(),
+        ...(c.verified.statusReference ? { statusReference: c.verified.statusReference } : {}),
+      };
+      await this.#store.save(record);
+      stored.push(record);
+    }
+    return stored;
+  }
+
+  list(): Promise<StoredCredential[]> {
+    return this.#store.list();
+  }
+
+  /** The credential's current status, read afresh from its status list. */
+  async checkStatus(id: string): Promise<CredentialStatus> {
+    const credential = await this.#store.get(id);
+    if (!credential) throw new WalletError(`no credential ${id}`);
+    if (!credential.statusReference) throw new WalletError(`credential ${id} has no status list entry`);
+    return fetchCredentialStatus(credential.statusReference, credential.issuer, this.#http);
+  }
+}

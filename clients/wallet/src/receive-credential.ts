@@ -1,0 +1,159 @@
+import { calculateJwkThumbprint } from 'jose';
+import { type CredentialOffer, preAuthorizedGrant, resolveCredentialOffer } from './credential-offer.js';
+import { requestCredential } from './credential-request.js';
+import { OAuthError, WalletError } from './errors.js';
+import type { HolderCrypto, HolderKey } from './holder-crypto.js';
+import type { HttpOptions } from './http.js';
+import { type DiscoveredIssuer, discoverIssuer } from './issuer-metadata.js';
+import { requestNonce } from './nonce.js';
+import { sendNotification } from './notification.js';
+import { createProofJwt } from './proof.js';
+import { requestPreAuthorizedToken } from './token.js';
+import { type VerifiedSdJwtVc, verifySdJwtVc } from './verify-sd-jwt-vc.js';
+
+export interface ReceiveOptions extends HttpOptions {
+  /** The transaction code the End-User received out of band; needed when the offer asks for one. */
+  txCode?: string;
+  /** Which offered configuration to request; the first offered one by default. */
+  credentialConfigurationId?: string;
+  /** How many credential instances (one key each) to ask for; at most the issuer's batch size. */
+  keyCount?: number;
+  clientId?: string;
+  /** Read the status list while verifying (default true). */
+  checkStatus?: boolean;
+}
+
+export interface ReceivedCredential {
+  compact: string;
+  key: HolderKey;
+  verified: VerifiedSdJwtVc;
+}
+
+export interface ReceivedCredentials {
+  offer: CredentialOffer;
+  discovered: DiscoveredIssuer;
+  credentialConfigurationId: string;
+  credentials: ReceivedCredential[];
+  notificationId?: string;
+  accessToken: string;
+}
+
+/**
+ * The whole pre-authorized code flow for an offer link: offer → metadata → token (with tx_code) →
+ * nonce → credential request with one proof per key → verification → notification. A proof
+ * rejected with `invalid_nonce` is retried once with a fresh nonce, as OID4VCI §8.3.1.2 advises.
+ * Credentials that fail verification are reported to the issuer as `credential_failure`.
+ */
+export async function receiveCredentialOffer(
+  offerUri: string,
+  crypto: HolderCrypto,
+  opts: ReceiveOptions = {},
+): Promise<ReceivedCredentials> {
+  const offer = await resolveCredentialOffer(offerUri, opts);
+  const discovered = await discoverIssuer(offer, opts);
+  const { issuer, authorizationServer } = discovered;
+  const configurationId = opts.credentialConfigurationId ?? (offer.credential_configuration_ids[0] as string);
+  if (!offer.credential_configuration_ids.includes(configurationId))
+    throw new WalletError(`${configurationId} is not offered`);
+  const configuration = issuer.credential_configurations_supported[configurationId];
+  if (configuration?.format !== 'dc+sd-jwt')
+    throw new WalletError(`${configurationId} is not a dc+sd-jwt credential`);
+  const proofAlgs = configuration.proof_types_supported?.jwt?.proof_signing_alg_values_supported;
+  if (configuration.proof_types_supported && !proofAlgs?.includes('ES256'))
+    throw new WalletError(`${configurationId} does not accept ES256 jwt proofs`);
+  const keyCount = opts.keyCount ?? 1;
+  if (keyCount > 1 && keyCount > (issuer.batch_credential_issuance?.batch_size ?? 1))
+    throw new WalletError(`the issuer does not issue ${keyCount} credentials in one request`);
+
+  const grant = preAuthorizedGrant(offer);
+  if (grant.tx_code && opts.txCode === undefined) throw new WalletError('the offer requires a tx_code');
+  const token = await requestPreAuthorizedToken(
+    {
+      tokenEndpoint: authorizationServer.token_endpoint,
+      preAuthorizedCode: grant['pre-authorized_code'],
+      ...(grant.tx_code ? { txCode: opts.txCode } : {}),
+      ...(opts.clientId ? { clientId: opts.clientId } : {}),
+    },
+    opts,
+  );
+  const identifier = token.authorization_details?.find(
+    (d) => d.credential_configuration_id === configurationId,
+  )?.credential_identifiers?.[0];
+
+  const keys = await Promise.all(Array.from({ length: keyCount }, () => crypto.createKey()));
+  const request = async () => {
+    const nonce = issuer.nonce_endpoint ? await requestNonce(issuer.nonce_endpoint, opts) : undefined;
+    const proofJwts = await Promise.all(
+      keys.map((key) => createProofJwt({ key, audience: issuer.credential_issuer, nonce }, crypto)),
+    );
+    return requestCredential(
+      {
+        credentialEndpoint: issuer.credential_endpoint,
+        accessToken: token.access_token,
+        ...(identifier
+          ? { credentialIdentifier: identifier }
+          : { credentialConfigurationId: configurationId }),
+        proofJwts,
+      },
+      opts,
+    );
+  };
+  const response = await request().catch((e) => {
+    if (e instanceof OAuthError && e.error === 'invalid_nonce') return request();
+    throw e;
+  });
+
+  const notify = (event: 'credential_accepted' | 'credential_failure', eventDescription?: string) =>
+    issuer.notification_endpoint && response.notificationId
+      ? sendNotification(
+          {
+            notificationEndpoint: issuer.notification_endpoint,
+            accessToken: token.access_token,
+            notificationId: response.notificationId,
+            event,
+            ...(eventDescription ? { eventDescription } : {}),
+          },
+          opts,
+        )
+      : Promise.resolve();
+
+  let credentials: ReceivedCredential[];
+  try {
+    credentials = await Promise.all(
+      response.credentials.map((compact) => verifyOne(compact, keys, offer, configuration.vct, opts)),
+    );
+    if (new Set(credentials.map((c) => c.key.id)).size !== credentials.length)
+      throw new WalletError('two credentials are bound to the same key');
+  } catch (e) {
+    await notify('credential_failure', (e as Error).message.slice(0, 200)).catch(() => undefined);
+    throw e;
+  }
+  await notify('credential_accepted');
+  return {
+    offer,
+    discovered,
+    credentialConfigurationId: configurationId,
+    credentials,
+    accessToken: token.access_token,
+    ...(response.notificationId ? { notificationId: response.notificationId } : {}),
+  };
+}
+
+async function verifyOne(
+  compact: string,
+  keys: HolderKey[],
+  offer: CredentialOffer,
+  vct: string | undefined,
+  opts: ReceiveOptions,
+): Promise<ReceivedCredential> {
+  const verified = await verifySdJwtVc(compact, {
+    ...opts,
+    holderKeys: keys.map((k) => k.publicJwk),
+    expectedIssuer: offer.credential_issuer,
+    ...(vct !== undefined ? { expectedVct: vct } : {}),
+  });
+  const bound = await calculateJwkThumbprint(verified.holderKey);
+  for (const key of keys)
+    if ((await calculateJwkThumbprint(key.publicJwk)) === bound) return { compact, key, verified };
+  throw new WalletError('no key of ours matches cnf');
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+const Display = z.object({
+  locale: z.string().min(2).max(35),
+  name: z.string().min(1).max(200),
+  description: z.string().max(1000).optional(),
+  background_color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .optional(),
+  text_color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .optional(),
+});
+
+const ClaimMetadata = z.object({
+  path: z.array(z.union([z.string(), z.number().int().min(0), z.null()])).min(1),
+  display: z.array(z.object({ locale: z.string(), label: z.string() })).optional(),
+  mandatory: z.boolean().optional(),
+  sd: z.enum(['always', 'allowed', 'never']).optional(),
+});
+
+/** What an operator registers: an SD-JWT VC type the issuer can issue. */
+export const CredentialConfigurationInput = z
+  .object({
+    vct: z
+      .string()
+      .url()
+      .startsWith('https://', 'must be an https URL')
+      .optional()
+      .describe('The SD-JWT VC type; absent: {issuer}/credential-types/{id}, served by this service'),
+    payload_schema: z
+      .record(z.unknown())
+      .describe('JSON Schema (draft 2020-12 subset ajv supports) of the payload'),
+    selectively_disclosable: z
+      .array(
+        z
+          .string()
+          .regex(
+            /^[A-Za-z0-9_$-]+(\[\])?(\.[A-Za-z0-9_$-]+(\[\])?)*$/,
+            'dotted claim path, [] for every element',
+          ),
+      )
+      .default([]),
+    validity_seconds: z
+      .number()
+      .int()
+      .min(60)
+      .max(10 * 365 * 86_400),
+    display: z.array(Display).min(1),
+    claims: z.array(ClaimMetadata).default([]),
+  })
+  .strict();
+
+export const CredentialConfigurationInfo = z.object({
+  id: z.string(),
+  format: z.literal('dc+sd-jwt'),
+  vct: z.string(),
+  builtin: z.boolean(),
+  payload_schema: z.record(z.unknown()),
+  selectively_disclosable: z.array(z.string()),
+  validity_seconds: z.number().int(),
+  display: z.array(Display),
+  claims: z.array(ClaimMetadata),
+});
+
+export const CredentialConfigurationList = z.object({ items: z.array(CredentialConfigurationInfo) });
+
+export const ConfigurationId = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'letters, digits, _ . -; at most 100');

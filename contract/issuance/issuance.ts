@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { DELIVERY_MODES } from './issuance-request.js';
+
+export const CredentialStatusValue = z.enum(['valid', 'revoked', 'suspended']);
+
+export const IssuedCredential = z.object({
+  id: z.string().uuid(),
+  status: CredentialStatusValue,
+  status_list: z.object({ idx: z.number().int(), uri: z.string().url() }),
+  issued_at: z.string().datetime(),
+  expires_at: z.string().datetime(),
+  wallet_notification: z.enum(['credential_accepted', 'credential_failure', 'credential_deleted']).nullable(),
+});
+
+export const IssuanceCreated = z.object({
+  offer_id: z.string().describe('Identifier of the issuance and of its credential offer'),
+  credential_offer_uri: z
+    .string()
+    .optional()
+    .describe('openid-credential-offer://?credential_offer_uri=…; present when the delivery is ui or email'),
+  expires_in: z.number().int().describe('Seconds until the offer expires'),
+  delivery: z.array(z.enum(DELIVERY_MODES)),
+  credential: z.string().optional().describe('The signed SD-JWT VC, for direct delivery'),
+  credential_id: z.string().uuid().optional().describe('For direct delivery: the credential issued'),
+});
+
+export const Issuance = z.object({
+  id: z.string(),
+  credential_configuration_id: z.string(),
+  status: z.enum(['offered', 'redeemed', 'issued', 'expired', 'locked']),
+  delivery: z.array(z.enum(DELIVERY_MODES)),
+  created_at: z.string().datetime(),
+  expires_at: z.string().datetime(),
+  credentials: z.array(IssuedCredential),
+});
+
+export const CredentialStatusChange = z.object({ id: z.string().uuid(), status: CredentialStatusValue });

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+const Display = z
+  .object({ name: z.string(), locale: z.string().optional(), description: z.string().optional() })
+  .passthrough();
+
+/** OID4VCI 1.0 section 12.2.4: what this issuer offers and where its endpoints are. */
+export const CredentialIssuerMetadata = z
+  .object({
+    credential_issuer: z.string().url(),
+    credential_endpoint: z.string().url(),
+    nonce_endpoint: z.string().url(),
+    notification_endpoint: z.string().url(),
+    batch_credential_issuance: z.object({ batch_size: z.number().int().min(2) }).optional(),
+    display: z.array(Display).optional(),
+    credential_configurations_supported: z.record(
+      z
+        .object({
+          format: z.literal('dc+sd-jwt'),
+          vct: z.string(),
+          cryptographic_binding_methods_supported: z.array(z.string()),
+          credential_signing_alg_values_supported: z.array(z.string()),
+          proof_types_supported: z.record(
+            z.object({ proof_signing_alg_values_supported: z.array(z.string()) }),
+          ),
+          credential_metadata: z
+            .object({ display: z.array(Display), claims: z.array(z.unknown()) })
+            .partial()
+            .optional(),
+        })
+        .passthrough(),
+    ),
+  })
+  .passthrough();
+
+/** RFC 8414 metadata of the authorization server the issuer embeds (pre-authorized code only). */
+export const AuthorizationServerMetadata = z
+  .object({
+    issuer: z.string().url(),
+    token_endpoint: z.string().url(),
+    grant_types_supported: z.array(z.string()),
+    response_types_supported: z.array(z.string()).optional(),
+    'pre-authorized_grant_anonymous_access_supported': z.boolean(),
+    token_endpoint_auth_methods_supported: z.array(z.string()),
+  })
+  .passthrough();
+
+/** SD-JWT VC section 5: the keys credentials of this issuer are signed with. */
+export const JwtVcIssuerMetadata = z.object({
+  issuer: z.string().url(),
+  jwks: z.object({ keys: z.array(z.record(z.unknown())) }),
+});

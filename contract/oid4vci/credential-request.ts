@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** OID4VCI 1.0 section 8.2. `proof` (singular) is from drafts and is refused with a clear error. */
+export const CredentialRequest = z
+  .object({
+    credential_configuration_id: z.string().optional(),
+    credential_identifier: z.string().optional(),
+    proofs: z
+      .object({ jwt: z.array(z.string()).min(1) })
+      .passthrough()
+      .optional(),
+    proof: z.unknown().optional(),
+    credential_response_encryption: z.unknown().optional(),
+  })
+  .passthrough();
+
+/** OID4VCI 1.0 section 8.3. */
+export const CredentialResponse = z.object({
+  credentials: z.array(z.object({ credential: z.string() })).min(1),
+  notification_id: z.string().optional(),
+});

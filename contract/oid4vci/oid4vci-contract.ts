@@ -1,0 +1,85 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import {
+  AuthorizationServerMetadata,
+  CredentialIssuerMetadata,
+  JwtVcIssuerMetadata,
+} from './credential-issuer-metadata.js';
+import { CredentialOffer } from './credential-offer.js';
+import { CredentialRequest, CredentialResponse } from './credential-request.js';
+import { NonceResponse } from './nonce-response.js';
+import { NotificationRequest } from './notification-request.js';
+import { OAuthErrorResponse } from './oauth-error-response.js';
+import { TokenRequest, TokenResponse } from './token-request.js';
+
+const c = initContract();
+const oauthErrors = { 400: OAuthErrorResponse, 401: OAuthErrorResponse };
+
+/** The wallet-facing OpenID4VCI 1.0 interface (pre-authorized code flow) and the issuer's metadata. */
+export const oid4vciContract = c.router(
+  {
+    credentialIssuerMetadata: {
+      method: 'GET',
+      path: '/.well-known/openid-credential-issuer',
+      responses: { 200: CredentialIssuerMetadata },
+      summary:
+        'Credential issuer metadata (JSON; signed as application/jwt when the Accept header asks for it)',
+    },
+    authorizationServerMetadata: {
+      method: 'GET',
+      path: '/.well-known/oauth-authorization-server',
+      responses: { 200: AuthorizationServerMetadata },
+      summary: 'RFC 8414 metadata of the issuer’s authorization server',
+    },
+    jwtVcIssuerMetadata: {
+      method: 'GET',
+      path: '/.well-known/jwt-vc-issuer',
+      responses: { 200: JwtVcIssuerMetadata },
+      summary: 'SD-JWT VC issuer keys',
+    },
+    typeMetadata: {
+      method: 'GET',
+      path: '/credential-types/:id',
+      pathParams: z.object({ id: z.string() }),
+      responses: { 200: z.record(z.unknown()), 404: OAuthErrorResponse },
+      summary: 'SD-JWT VC type metadata of a credential configuration (its vct URL)',
+    },
+    credentialOffer: {
+      method: 'GET',
+      path: '/oid4vci/v1/credential-offer/:offerId',
+      pathParams: z.object({ offerId: z.string() }),
+      responses: { 200: CredentialOffer, 404: OAuthErrorResponse },
+      summary: 'A credential offer by reference (credential_offer_uri)',
+    },
+    token: {
+      method: 'POST',
+      path: '/oid4vci/v1/token',
+      contentType: 'application/x-www-form-urlencoded',
+      body: TokenRequest,
+      responses: { 200: TokenResponse, ...oauthErrors },
+      summary: 'Token endpoint: pre-authorized code with tx_code',
+    },
+    nonce: {
+      method: 'POST',
+      path: '/oid4vci/v1/nonce',
+      body: c.noBody(),
+      responses: { 200: NonceResponse },
+      summary: 'A fresh c_nonce for key proofs',
+    },
+    credential: {
+      method: 'POST',
+      path: '/oid4vci/v1/credential',
+      body: CredentialRequest,
+      responses: { 200: CredentialResponse, ...oauthErrors },
+      summary: 'Credential endpoint (bearer access token): one SD-JWT VC per key proof',
+    },
+    notification: {
+      method: 'POST',
+      path: '/oid4vci/v1/notification',
+      body: NotificationRequest,
+      responses: { 204: c.noBody(), ...oauthErrors },
+      summary: 'What the wallet did with the issued credentials',
+    },
+  },
+  { strictStatusCodes: true },
+);

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/**
+ * OID4VCI 1.0 section 6.1 / RFC 6749 section 4.1.3, form-encoded. Fields are checked by the token
+ * endpoint itself so that each problem gets its OAuth error code (unsupported_grant_type, …).
+ */
+export const TokenRequest = z
+  .object({
+    grant_type: z.string().optional(),
+    'pre-authorized_code': z.string().optional(),
+    tx_code: z.string().optional(),
+  })
+  .passthrough();
+
+/** RFC 6749 section 5.1. */
+export const TokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+});

@@ -1,0 +1,46 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+/** Display of a credential type in one locale (SD-JWT VC type metadata and OID4VCI metadata). */
+export type CredentialDisplay = {
+  locale: string;
+  name: string;
+  description?: string;
+  background_color?: string;
+  text_color?: string;
+};
+
+/** SD-JWT VC claim metadata: a claim path with its labels. */
+export type ClaimMetadata = {
+  path: (string | number | null)[];
+  display?: { locale: string; label: string }[];
+  mandatory?: boolean;
+  sd?: 'always' | 'allowed' | 'never';
+};
+
+/**
+ * A kind of credential the issuer can issue: its SD-JWT VC type, the JSON Schema its payload must
+ * meet, which claims are selectively disclosable, how long credentials are valid, and display data.
+ */
+export const CredentialConfiguration = defineEntity({
+  name: 'CredentialConfiguration',
+  tableName: 'credential_configuration',
+  properties: {
+    id: p.string().primary(),
+    format: p.string(),
+    /** Null: the issuer's own type URL, `{issuer}/credential-types/{id}`. */
+    vct: p.string().nullable(),
+    payloadSchema: p.json<Record<string, unknown>>(),
+    /** Claim paths such as `mandatee.email` or `power[]` (every element). */
+    selectivelyDisclosable: p.json<string[]>(),
+    validitySeconds: p.integer(),
+    display: p.json<CredentialDisplay[]>(),
+    claims: p.json<ClaimMetadata[]>(),
+    builtin: p.boolean(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export type CredentialConfiguration = InferEntity<typeof CredentialConfiguration>;
+
+export const vctOf = (c: Pick<CredentialConfiguration, 'id' | 'vct'>, issuerUrl: string) =>
+  c.vct ?? `${issuerUrl}/credential-types/${encodeURIComponent(c.id)}`;

@@ -1,0 +1,58 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * Validates credential payloads against their configuration's JSON Schema. Compiled schemas are
+ * cached per configuration id and schema text, so a re-registered configuration is recompiled.
+ */
+export class PayloadValidator {
+  readonly #ajv = new Ajv({ allErrors: true, strict: false });
+  readonly #compiled = new Map<string, { key: string; validate: ValidateFunction }>();
+
+  constructor() {
+    addFormats(this.#ajv);
+  }
+
+  /** Errors as `payload.<path>` fields; empty when the payload is valid. */
+  validate(configurationId: string, schema: Record<string, unknown>, payload: unknown): FieldError[] {
+    const validate = this.#validator(configurationId, schema);
+    if (validate(payload)) return [];
+    return (validate.errors ?? []).map(toFieldError);
+  }
+
+  /** Throws on a schema that is not valid JSON Schema; used when operators register configurations. */
+  assertSchema(schema: Record<string, unknown>): void {
+    this.#ajv.compile(schema);
+  }
+
+  #validator(id: string, schema: Record<string, unknown>): ValidateFunction {
+    const key = JSON.stringify(schema);
+    const cached = this.#compiled.get(id);
+    if (cached?.key === key) return cached.validate;
+    const validate = this.#ajv.compile(schema);
+    this.#compiled.set(id, { key, validate });
+    return validate;
+  }
+}
+
+function toFieldError(e: ErrorObject): FieldError {
+  const path = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (e.keyword === 'required') path.push(String((e.params as { missingProperty: string }).missingProperty));
+  if (e.keyword === 'additionalProperties') {
+    path.push(String((e.params as { additionalProperty: string }).additionalProperty));
+    return { field: ['payload', ...path].join('.'), message: 'is not a field of this credential' };
+  }
+  const message = e.keyword === 'required' ? 'is required' : (e.message ?? 'is not valid');
+  return { field: ['payload', ...path].join('.'), message };
+}

@@ -1,0 +1,32 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { DeliveryModeName } from '../../contract/issuance/issuance-request.js';
+
+export const ISSUANCE_STATUSES = ['offered', 'redeemed', 'issued', 'locked'] as const;
+
+/**
+ * One credential offer of a tenant: what to issue, to whom it was delivered, and how far the
+ * wallet got. The payload (personal data) is erased once the credentials are issued.
+ */
+export const Issuance = defineEntity({
+  name: 'Issuance',
+  tableName: 'issuance',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string(),
+    configurationId: p.string(),
+    payload: p.json<Record<string, unknown>>().nullable(),
+    email: p.string().nullable(),
+    delivery: p.json<DeliveryModeName[]>(),
+    status: p.enum(ISSUANCE_STATUSES),
+    /** SHA-256 of the offer id and the tx_code; null when no code was sent. */
+    txCodeHash: p.string().nullable(),
+    txCodeFailures: p.integer(),
+    holderKey: p.json<Record<string, string>>().nullable(),
+    createdAt: p.datetime(),
+    expiresAt: p.datetime(),
+    redeemedAt: p.datetime().nullable(),
+    issuedAt: p.datetime().nullable(),
+  },
+});
+
+export type Issuance = InferEntity<typeof Issuance>;

@@ -1,0 +1,60 @@
+import { initServer } from '@ts-rest/express';
+import type { Request } from 'express';
+import { integratorContract } from '../../contract/integrator-contract.js';
+import { notFound } from '../http/problem.js';
+import { principalOf } from '../http/request-context.js';
+import { changeCredentialStatus, type StatusAction } from './change-credential-status.js';
+import { createIssuance, type IssuanceServices } from './create-issuance.js';
+import { Issuance } from './issuance.entity.js';
+import { issuanceView } from './issuance.view.js';
+import { IssuedCredential } from './issued-credential.entity.js';
+
+const s = initServer();
+
+/** The integrator's issuance API: create offers, read them, change credential status. */
+export function issuanceRoutes(services: IssuanceServices) {
+  const statusRoute =
+    (action: StatusAction) =>
+    async ({ params, req }: { params: { id: string }; req: Request }) => {
+      const p = principalOf(req);
+      const credential = await changeCredentialStatus(req.em, p.tenantId, params.id, action, req.actor ?? '');
+      return { status: 200 as const, body: { id: credential.id, status: credential.status } };
+    };
+  return {
+    createIssuance: s.route(integratorContract.createIssuance, async ({ body, req }) => {
+      const created = await createIssuance(
+        req.em,
+        services,
+        principalOf(req).tenantId,
+        req.actor ?? '',
+        body,
+      );
+      return {
+        status: 201,
+        body: {
+          offer_id: created.offerId,
+          ...(created.offerUri ? { credential_offer_uri: created.offerUri } : {}),
+          expires_in: created.expiresIn,
+          delivery: created.delivery,
+          ...(created.credential
+            ? { credential: created.credential.credential, credential_id: created.credential.id }
+            : {}),
+        },
+      };
+    }),
+    getIssuance: s.route(integratorContract.getIssuance, async ({ params, req }) => {
+      const tenantId = principalOf(req).tenantId;
+      const issuance = await req.em.findOne(Issuance, { id: params.id, tenantId });
+      if (!issuance) throw notFound(`issuance ${params.id}`);
+      const credentials = await req.em.find(
+        IssuedCredential,
+        { issuanceId: issuance.id },
+        { orderBy: { issuedAt: 'asc' } },
+      );
+      return { status: 200, body: issuanceView(issuance, credentials, services.issuerUrl) };
+    }),
+    revokeCredential: s.route(integratorContract.revokeCredential, statusRoute('revoke')),
+    suspendCredential: s.route(integratorContract.suspendCredential, statusRoute('suspend')),
+    unsuspendCredential: s.route(integratorContract.unsuspendCredential, statusRoute('unsuspend')),
+  };
+}

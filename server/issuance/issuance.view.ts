@@ -1,0 +1,24 @@
+import type { Issuance } from './issuance.entity.js';
+import type { IssuedCredential } from './issued-credential.entity.js';
+
+const statusListUri = (issuerUrl: string, listId: string) => `${issuerUrl}/status-lists/${listId}`;
+
+export function issuanceView(i: Issuance, credentials: IssuedCredential[], issuerUrl: string) {
+  const expired = i.status === 'offered' && i.expiresAt <= new Date();
+  return {
+    id: i.id,
+    credential_configuration_id: i.configurationId,
+    status: expired ? ('expired' as const) : i.status,
+    delivery: i.delivery,
+    created_at: i.createdAt.toISOString(),
+    expires_at: i.expiresAt.toISOString(),
+    credentials: credentials.map((c) => ({
+      id: c.id,
+      status: c.status,
+      status_list: { idx: c.statusIdx, uri: statusListUri(issuerUrl, c.statusListId) },
+      issued_at: c.issuedAt.toISOString(),
+      expires_at: c.expiresAt.toISOString(),
+      wallet_notification: c.walletNotification ?? null,
+    })),
+  };
+}

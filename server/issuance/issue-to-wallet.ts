@@ -1,0 +1,43 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
+import type { Signer } from '../keys/signer.js';
+import { consumeCNonce } from '../oid4vci/c-nonce-store.js';
+import { credentialRequestDenied, invalidNonce, invalidToken } from '../oid4vci/oauth-error.js';
+import type { VerifiedProof } from '../oid4vci/proof/verify-key-proof.js';
+import { Issuance } from './issuance.entity.js';
+import { type IssuedBatch, issueCredentials } from './issue-credentials.js';
+
+/**
+ * The credential endpoint's work once the request and its proofs have been checked: in one
+ * transaction, the c_nonce is used up and one credential per proof key is issued. Any failure
+ * leaves the nonce unused and the issuance redeemable.
+ */
+export async function issueToWallet(
+  em: EntityManager,
+  ctx: { signer: Signer; issuerUrl: string },
+  issuanceId: string,
+  configurationId: string,
+  proofs: VerifiedProof[],
+): Promise<IssuedBatch> {
+  return em.transactional(async (tx) => {
+    const issuance = await tx.findOne(Issuance, { id: issuanceId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!issuance) throw invalidToken('the offer of this access token no longer exists');
+    if (issuance.status === 'issued')
+      throw credentialRequestDenied('the credentials of this offer were already issued');
+    if (issuance.status !== 'redeemed') throw invalidToken('the access token is not valid for this offer');
+    const configuration = await findConfiguration(tx, configurationId);
+    if (!configuration) throw new Error(`configuration ${configurationId} vanished`);
+    for (const nonce of new Set(proofs.map((p) => p.nonce))) {
+      if (!(await consumeCNonce(tx, nonce)))
+        throw invalidNonce('the proof nonce is not a fresh c_nonce of this issuer');
+    }
+    return issueCredentials(
+      tx,
+      { ...ctx, actor: 'wallet' },
+      issuance,
+      configuration,
+      proofs.map((p) => p.jwk),
+    );
+  });
+}

@@ -1,0 +1,61 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { appendAuditEvent } from '../audit/audit-log.js';
+import { issueAccessToken } from '../oid4vci/access-token-store.js';
+import { invalidGrant, invalidRequest } from '../oid4vci/oauth-error.js';
+import { Issuance } from './issuance.entity.js';
+import type { OfferCodes } from './offer-codes.js';
+
+/** After this many wrong tx_codes the offer is dead. */
+export const MAX_TX_CODE_FAILURES = 5;
+
+/**
+ * The token endpoint's pre-authorized code grant. The issuance row is locked, so of two wallets
+ * racing with the same code exactly one gets a token. A wrong tx_code is counted (and committed)
+ * before the error is returned; the fifth kills the offer.
+ */
+export async function redeemPreAuthorizedCode(
+  em: EntityManager,
+  codes: OfferCodes,
+  code: string,
+  txCode: string | undefined,
+): Promise<string> {
+  const offerId = codes.offerIdOf(code);
+  if (!offerId) throw invalidGrant('unknown pre-authorized code');
+  const outcome = await em.transactional(async (tx) => {
+    const issuance = await tx.findOne(Issuance, { id: offerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!issuance) return invalidGrant('unknown pre-authorized code');
+    if (issuance.status === 'locked')
+      return invalidGrant('the offer is locked after too many wrong tx_codes');
+    if (issuance.status !== 'offered') return invalidGrant('the pre-authorized code was already used');
+    if (issuance.expiresAt <= new Date()) return invalidGrant('the offer has expired');
+    const audit = (action: string, details: Record<string, unknown> = {}) =>
+      appendAuditEvent(tx, {
+        tenantId: issuance.tenantId,
+        actor: 'wallet',
+        action,
+        subject: issuance.id,
+        details,
+      });
+    if (issuance.txCodeHash) {
+      if (!txCode) return invalidRequest('tx_code is required for this offer');
+      if (!codes.txCodeMatches(issuance.id, txCode, issuance.txCodeHash)) {
+        issuance.txCodeFailures += 1;
+        const locked = issuance.txCodeFailures >= MAX_TX_CODE_FAILURES;
+        if (locked) issuance.status = 'locked';
+        await tx.flush();
+        await audit(locked ? 'offer.locked' : 'offer.tx_code_rejected', {
+          failures: issuance.txCodeFailures,
+        });
+        return invalidGrant(locked ? 'wrong tx_code; the offer is now locked' : 'wrong tx_code');
+      }
+    }
+    issuance.status = 'redeemed';
+    issuance.redeemedAt = new Date();
+    await tx.flush();
+    await audit('offer.redeemed');
+    return { accessToken: await issueAccessToken(tx, issuance.id) };
+  });
+  if (outcome instanceof Error) throw outcome;
+  return outcome.accessToken;
+}

@@ -1,0 +1,58 @@
+import { initServer } from '@ts-rest/express';
+import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
+import type { AppContext } from '../app-context.js';
+import { Issuance } from '../issuance/issuance.entity.js';
+import { issueToWallet } from '../issuance/issue-to-wallet.js';
+import { issuanceOfRequest } from './access-token-guard.js';
+import {
+  invalidCredentialRequest,
+  invalidProof,
+  invalidToken,
+  unknownCredentialConfiguration,
+} from './oauth-error.js';
+import { verifyKeyProof } from './proof/verify-key-proof.js';
+
+const s = initServer();
+
+/**
+ * OID4VCI 1.0 section 8: checks the access token, the request and every key proof before anything
+ * is written, then issues one credential per proof (batch issuance up to BATCH_SIZE).
+ */
+export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer'>) {
+  const { issuerUrl, BATCH_SIZE } = ctx.config;
+  return s.route(oid4vciContract.credential, async ({ body, req, res }) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const issuanceId = await issuanceOfRequest(req.em, req);
+    if (body.credential_identifier)
+      throw invalidCredentialRequest('credential_identifier is not used by this issuer');
+    if (body.proof)
+      throw invalidCredentialRequest('send key proofs in proofs.jwt (proof is not part of OID4VCI 1.0)');
+    if (body.credential_response_encryption)
+      throw invalidCredentialRequest('credential response encryption is not supported');
+    const requested = body.credential_configuration_id;
+    if (!requested) throw invalidCredentialRequest('credential_configuration_id is required');
+    const issuance = await req.em.findOne(Issuance, { id: issuanceId });
+    if (!issuance) throw invalidToken('the offer of this access token no longer exists');
+    if (requested !== issuance.configurationId) {
+      throw unknownCredentialConfiguration(`this access token is for ${issuance.configurationId}`);
+    }
+    const jwts = body.proofs?.jwt;
+    if (!jwts?.length) throw invalidProof('proofs.jwt with at least one key proof is required');
+    if (jwts.length > BATCH_SIZE) throw invalidCredentialRequest(`at most ${BATCH_SIZE} proofs per request`);
+    const proofs = await Promise.all(jwts.map((jwt) => verifyKeyProof(jwt, issuerUrl)));
+    const batch = await issueToWallet(
+      req.em,
+      { signer: ctx.signer, issuerUrl },
+      issuanceId,
+      requested,
+      proofs,
+    );
+    return {
+      status: 200,
+      body: {
+        credentials: batch.credentials.map((c) => ({ credential: c.credential })),
+        notification_id: batch.notificationId,
+      },
+    };
+  });
+}

@@ -1,0 +1,57 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../config.js';
+import { type ClaimMetadata, vctOf } from '../credential-configurations/credential-configuration.entity.js';
+import { listConfigurations } from '../credential-configurations/credential-configuration-registry.js';
+
+export const oid4vciEndpoints = (issuerUrl: string) => ({
+  token: `${issuerUrl}/oid4vci/v1/token`,
+  nonce: `${issuerUrl}/oid4vci/v1/nonce`,
+  credential: `${issuerUrl}/oid4vci/v1/credential`,
+  notification: `${issuerUrl}/oid4vci/v1/notification`,
+});
+
+/** OID4VCI 1.0 section 12.2.4 metadata, built from the registered credential configurations. */
+export async function credentialIssuerMetadata(em: EntityManager, config: Config) {
+  const endpoints = oid4vciEndpoints(config.issuerUrl);
+  const configurations = await listConfigurations(em);
+  return {
+    credential_issuer: config.issuerUrl,
+    credential_endpoint: endpoints.credential,
+    nonce_endpoint: endpoints.nonce,
+    notification_endpoint: endpoints.notification,
+    ...(config.BATCH_SIZE > 1 ? { batch_credential_issuance: { batch_size: config.BATCH_SIZE } } : {}),
+    display: [{ name: config.ISSUER_NAME, locale: 'en' }],
+    credential_configurations_supported: Object.fromEntries(
+      configurations.map((c) => [
+        c.id,
+        {
+          format: 'dc+sd-jwt' as const,
+          vct: vctOf(c, config.issuerUrl),
+          cryptographic_binding_methods_supported: ['jwk'],
+          credential_signing_alg_values_supported: ['ES256'],
+          proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256'] } },
+          credential_metadata: { display: c.display, claims: c.claims.map(oid4vciClaim) },
+        },
+      ]),
+    ),
+  };
+}
+
+/** OID4VCI appendix B.2 claim description: like SD-JWT VC claim metadata, but labels are `name`. */
+const oid4vciClaim = (c: ClaimMetadata) => ({
+  path: c.path,
+  ...(c.mandatory !== undefined ? { mandatory: c.mandatory } : {}),
+  ...(c.display ? { display: c.display.map((d) => ({ name: d.label, locale: d.locale })) } : {}),
+});
+
+/**
+ * RFC 8414: the issuer is its own authorization server, for the pre-authorized code grant only
+ * (so `response_types_supported` is left out, as OID4VCI 1.0 section 12.3 allows).
+ */
+export const authorizationServerMetadata = (issuerUrl: string) => ({
+  issuer: issuerUrl,
+  token_endpoint: oid4vciEndpoints(issuerUrl).token,
+  grant_types_supported: ['urn:ietf:params:oauth:grant-type:pre-authorized_code'],
+  'pre-authorized_grant_anonymous_access_supported': true,
+  token_endpoint_auth_methods_supported: ['none'],
+});

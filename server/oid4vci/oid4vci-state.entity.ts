@@ -1,0 +1,24 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+/** An access token of the token endpoint, bound to one issuance; only its SHA-256 is stored. */
+export const Oid4vciAccessToken = defineEntity({
+  name: 'Oid4vciAccessToken',
+  tableName: 'oid4vci_access_token',
+  properties: {
+    tokenHash: p.string().primary(),
+    issuanceId: p.string(),
+    expiresAt: p.datetime(),
+  },
+});
+export type Oid4vciAccessToken = InferEntity<typeof Oid4vciAccessToken>;
+
+/** A c_nonce of the nonce endpoint: deleted when used, so it is good for one credential request. */
+export const Oid4vciNonce = defineEntity({
+  name: 'Oid4vciNonce',
+  tableName: 'oid4vci_nonce',
+  properties: {
+    nonceHash: p.string().primary(),
+    expiresAt: p.datetime(),
+  },
+});
+export type Oid4vciNonce = InferEntity<typeof Oid4vciNonce>;

@@ -1,0 +1,100 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEffect } from '../outbox/outbox.js';
+import { DEFAULT_STATUS_LIST_SIZE, STATUS_LIST_BITS } from './status-list.entity.js';
+import { statusByteLength } from './status-list-encoding.js';
+import { permuteIndex } from './status-list-permutation.js';
+import { statusListUri } from './status-list-token.js';
+
+export interface StatusEntry {
+  listId: string;
+  idx: number;
+  /** `status.status_list.uri` of the credential: where its list is served. */
+  uri: string;
+}
+
+export interface AllocateOptions {
+  /** Entries of a list this call may open (tests use small lists); lists already open keep their size. */
+  listSize?: number;
+}
+
+/** 64 MiB of statuses: far beyond any useful token, and well inside PostgreSQL's integer and bytea limits. */
+const MAX_LIST_SIZE = 2 ** 28;
+
+interface ListRow {
+  id: string;
+  seq_start: string;
+  size: number;
+  seed: Buffer;
+}
+
+/**
+ * Reserves a fresh status list entry for a credential, inside the issuance transaction.
+ *
+ * `issuerUrl` is a parameter (not read from a global) because the URI is part of what is signed.
+ *
+ * The entry is the next number of a sequence, mapped through the owning list's secret permutation:
+ * indexes come out in no discernible order and none is handed out twice, even across rolled-back
+ * transactions (a rolled-back number is simply never used; its entry stays VALID like any unused
+ * one). Nothing here locks a row: nextval() never waits, so a slow issuance transaction holds up
+ * no other. The one exception is the moment a list fills up: the transaction that opens the next
+ * list inserts it, and others that need that same list wait for it to commit or roll back
+ * (once per `listSize` allocations).
+ */
+export async function allocateStatusEntry(
+  tx: EntityManager,
+  issuerUrl: string,
+  options: AllocateOptions = {},
+): Promise<StatusEntry> {
+  if (!tx.isInTransaction()) throw new Error('allocateStatusEntry must run inside the issuance transaction');
+  const listSize = options.listSize ?? DEFAULT_STATUS_LIST_SIZE;
+  if (
+    !Number.isSafeInteger(listSize) ||
+    listSize < 1 ||
+    listSize > MAX_LIST_SIZE ||
+    (listSize * STATUS_LIST_BITS) % 8
+  )
+    throw new RangeError(`list size ${listSize} must be a multiple of ${8 / STATUS_LIST_BITS} in [1, 2^28]`);
+  const [next] = await tx.execute<{ n: string }[]>("select nextval('status_list_entry_seq') as n");
+  const n = Number(next?.n);
+  for (;;) {
+    // Lists cover the sequence contiguously from 0, so the last one starting at or before n owns
+    // n unless n is past its end.
+    const [list] = await tx.execute<ListRow[]>(
+      'select id, seq_start, size, seed from status_list where seq_start <= ? order by seq_start desc limit 1',
+      [n],
+    );
+    const start = list ? Number(list.seq_start) : 0;
+    if (list && n < start + list.size) {
+      const idx = permuteIndex(list.seed, list.size, n - start);
+      return { listId: list.id, idx, uri: statusListUri(issuerUrl, list.id) };
+    }
+    await openList(tx, list ? start + list.size : 0, listSize);
+  }
+}
+
+/**
+ * Opens the list that follows the last one. Racing transactions insert the same `seq_start`; the
+ * unique index makes all but one do nothing, and they then find the winner's list.
+ */
+async function openList(tx: EntityManager, seqStart: number, size: number): Promise<void> {
+  const id = randomUUID();
+  const inserted = await tx.execute<{ id: string }[]>(
+    `insert into status_list (id, seq_start, size, bits, seed, statuses, version, created_at)
+     values (?, ?, ?, ?, decode(?, 'hex'), decode(repeat('00', ?), 'hex'), 0, now())
+     on conflict (seq_start) do nothing
+     returning id`,
+    [
+      id,
+      seqStart,
+      size,
+      STATUS_LIST_BITS,
+      randomBytes(32).toString('hex'),
+      statusByteLength(size, STATUS_LIST_BITS),
+    ],
+  );
+  if (inserted.length === 0) return;
+  await tx.execute('insert into status_list_token (list_id) values (?)', [id]);
+  // Publish the empty list right away, so the first verifier finds a token already built.
+  await recordEffect(tx, 'status-list', { listId: id });
+}

@@ -1,0 +1,65 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import { STATUS_LIST_JWT_MEDIA_TYPE } from '../../contract/status-list/status-list-token.js';
+import type { AppContext } from '../app-context.js';
+import { notFound } from '../http/problem.js';
+import { sendProblem } from '../http/problem-renderer.js';
+import { publishLatestStatusList } from './publish-status-list.js';
+import { STATUS_LIST_TTL_SECONDS } from './status-list-token.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface StoredToken {
+  token: string | null;
+  expires_at: Date | string | null;
+}
+
+const readToken = async (em: EntityManager, listId: string) =>
+  (
+    await em.execute<StoredToken[]>('select token, expires_at from status_list_token where list_id = ?', [
+      listId,
+    ])
+  )[0];
+
+const usable = (t: StoredToken | undefined, now: number): t is StoredToken & { token: string } =>
+  !!t?.token && t.expires_at !== null && new Date(t.expires_at).getTime() > now;
+
+/**
+ * `GET /status-lists/:id`: the stored Status List Token, public (no credential reveals anything by
+ * fetching it) and open to browsers (CORS, cross-origin resource policy). Tokens are built by the
+ * status-list worker; a request builds one only when none is usable (a list whose first build has
+ * not run yet, or whose token expired because workers were down for half a day), because serving
+ * nothing or an expired token would make every verifier reject the credentials.
+ */
+export function statusListRouter(ctx: Pick<AppContext, 'signer' | 'config'>): Router {
+  const router = Router();
+  router.get('/:id', async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const id = String(req.params.id);
+      const missing = () => sendProblem(res, notFound(`status list ${id}`));
+      if (!UUID.test(id)) return missing();
+      let stored = await readToken(req.em, id);
+      if (!stored) return missing();
+      if (!usable(stored, Date.now())) {
+        await publishLatestStatusList(req.em, ctx.signer, ctx.config.issuerUrl, id, { wait: true });
+        stored = await readToken(req.em, id);
+      }
+      const now = Date.now();
+      if (!usable(stored, now)) throw new Error(`status list ${id} has no usable token after a build`);
+      // Cacheable for ttl from now (the spec counts ttl from the fetch), never past the token's exp.
+      const untilExp = Math.floor((new Date(stored.expires_at as Date).getTime() - now) / 1000);
+      const maxAge = Math.max(0, Math.min(STATUS_LIST_TTL_SECONDS, untilExp));
+      res.set({
+        'Content-Type': STATUS_LIST_JWT_MEDIA_TYPE,
+        'Cache-Control': `public, max-age=${maxAge}`,
+        'Access-Control-Allow-Origin': '*',
+        'Cross-Origin-Resource-Policy': 'cross-origin',
+      });
+      // A Buffer, so that Express adds no charset parameter to the media type.
+      res.send(Buffer.from(stored.token));
+    } catch (e) {
+      next(e);
+    }
+  });
+  return router;
+}

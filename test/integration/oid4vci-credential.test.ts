@@ -1,0 +1,259 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIntegratorClient } from '../../clients/integrator/src/index.js';
+import { type CredentialOfferJson, employeePayload } from '../support/fixtures.js';
+import { holderKey } from '../support/proof-jwt.js';
+import { startSmtpCatcher } from '../support/smtp-catcher.js';
+import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
+
+let t: TestService;
+let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
+let integrator: ReturnType<typeof createIntegratorClient>;
+let sql: pg.Client;
+let issuer: string;
+let n = 0;
+
+beforeAll(async () => {
+  smtp = await startSmtpCatcher();
+  t = await startTestService({ env: { SMTP_URL: smtp.url, BATCH_SIZE: '3' } });
+  issuer = t.service.context.config.issuerUrl;
+  const created = await t.admin.createTenant({ body: acmeTenant() });
+  if (created.status !== 201) throw new Error('no tenant');
+  integrator = createIntegratorClient({ baseUrl: t.baseUrl, token: created.body.integrator_token });
+  sql = new pg.Client({ connectionString: t.db.url });
+  await sql.connect();
+});
+afterAll(async () => {
+  await sql.end();
+  await t.stop();
+  await smtp.close();
+});
+
+const post = (path: string, body: unknown, accessToken?: string) =>
+  fetch(`${t.baseUrl}/oid4vci/v1/${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+
+/** An offer redeemed up to the access token, the way a wallet gets there. */
+async function redeemedOffer() {
+  const email = `holder-${++n}@example.test`;
+  const res = await integrator.createIssuance({
+    body: {
+      credential_configuration_id: 'LEARCredentialEmployee',
+      payload: employeePayload(),
+      delivery: 'ui',
+      email,
+    },
+  });
+  if (res.status !== 201) throw new Error('no offer');
+  const offer = (await (
+    await fetch(`${issuer}/oid4vci/v1/credential-offer/${res.body.offer_id}`)
+  ).json()) as CredentialOfferJson;
+  let txCode: string | undefined;
+  for (let i = 0; i < 50 && !txCode; i++) {
+    txCode = smtp.messages.find((m) => m.to.includes(email))?.raw.match(/activation code is: (\d{6})/)?.[1];
+    if (!txCode) await new Promise((r) => setTimeout(r, 100));
+  }
+  const tokenRes = await fetch(`${t.baseUrl}/oid4vci/v1/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code',
+      'pre-authorized_code':
+        offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']?.['pre-authorized_code'] ?? '',
+      tx_code: txCode ?? '',
+    }),
+  });
+  const { access_token } = (await tokenRes.json()) as { access_token: string };
+  return { offerId: res.body.offer_id, accessToken: access_token as string };
+}
+
+const nonce = async () => ((await (await post('nonce', undefined)).json()) as { c_nonce: string }).c_nonce;
+
+const state = async (offerId: string) => {
+  const { rows } = await sql.query(
+    `select i.status, (select count(*)::int from issued_credential c where c.issuance_id = i.id) as credentials,
+            (select count(*)::int from oid4vci_nonce) as nonces
+     from issuance i where i.id = $1`,
+    [offerId],
+  );
+  return rows[0];
+};
+
+describe('OID4VCI credential endpoint', () => {
+  it('issues one SD-JWT VC per proof (batch), bound to each proof key, then refuses a second request', async () => {
+    const o = await redeemedOffer();
+    const [a, b] = [await holderKey(), await holderKey()];
+    const c = await nonce();
+    const res = await post(
+      'credential',
+      {
+        credential_configuration_id: 'LEARCredentialEmployee',
+        proofs: { jwt: [await a.proof({ aud: issuer, nonce: c }), await b.proof({ aud: issuer, nonce: c })] },
+      },
+      o.accessToken,
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { credentials: { credential: string }[]; notification_id: string };
+    expect(body.credentials).toHaveLength(2);
+    expect(body.notification_id).toEqual(expect.any(String));
+    const cnfs = body.credentials.map((x: { credential: string }) => {
+      const [jwt] = x.credential.split('~');
+      const [h, p] = (jwt ?? '')
+        .split('.')
+        .slice(0, 2)
+        .map((part) => JSON.parse(Buffer.from(part ?? '', 'base64url').toString()));
+      expect(h).toMatchObject({ typ: 'dc+sd-jwt', alg: 'ES256', kid: expect.any(String) });
+      expect(p).toMatchObject({
+        iss: issuer,
+        vct: `${issuer}/credential-types/LEARCredentialEmployee`,
+        status: { status_list: { idx: expect.any(Number), uri: expect.any(String) } },
+      });
+      expect(p.mandatee._sd).toHaveLength(3);
+      return p.cnf.jwk.x;
+    });
+    expect(cnfs).toEqual([a.jwk.x, b.jwk.x]);
+    const again = await post(
+      'credential',
+      {
+        credential_configuration_id: 'LEARCredentialEmployee',
+        proofs: { jwt: [await a.proof({ aud: issuer, nonce: await nonce() })] },
+      },
+      o.accessToken,
+    );
+    expect(await again.json()).toMatchObject({ error: 'credential_request_denied' });
+
+    const notified = await post(
+      'notification',
+      { notification_id: body.notification_id, event: 'credential_accepted' },
+      o.accessToken,
+    );
+    expect(notified.status).toBe(204);
+    const read = await integrator.getIssuance({ params: { id: o.offerId } });
+    expect(read.status === 200 && read.body.credentials.map((x) => x.wallet_notification)).toEqual([
+      'credential_accepted',
+      'credential_accepted',
+    ]);
+    expect(
+      await (
+        await post('notification', { notification_id: 'nope', event: 'credential_accepted' }, o.accessToken)
+      ).json(),
+    ).toMatchObject({ error: 'invalid_notification_id' });
+  });
+
+  it.each([
+    [
+      'a proof signed for another audience',
+      async (k: Awaited<ReturnType<typeof holderKey>>, c: string) =>
+        k.proof({ aud: 'https://elsewhere.example', nonce: c }),
+      'invalid_proof',
+    ],
+    [
+      'a stale proof',
+      async (k: Awaited<ReturnType<typeof holderKey>>, c: string) =>
+        k.proof({ aud: issuer, nonce: c, iat: Math.floor(Date.now() / 1000) - 3600 }),
+      'invalid_proof',
+    ],
+    [
+      'a proof of the wrong typ',
+      async (k: Awaited<ReturnType<typeof holderKey>>, c: string) =>
+        k.proof({ aud: issuer, nonce: c }, { typ: 'JWT' }),
+      'invalid_proof',
+    ],
+    [
+      'a proof without nonce',
+      async (k: Awaited<ReturnType<typeof holderKey>>) => k.proof({ aud: issuer }),
+      'invalid_proof',
+    ],
+    [
+      'a proof with an unknown nonce',
+      async (k: Awaited<ReturnType<typeof holderKey>>) => k.proof({ aud: issuer, nonce: 'made-up' }),
+      'invalid_nonce',
+    ],
+    ['garbage', async () => 'not.a.jwt', 'invalid_proof'],
+  ])('refuses %s, issuing nothing and keeping the c_nonce', async (_what, makeProof, error) => {
+    const o = await redeemedOffer();
+    const k = await holderKey();
+    const c = await nonce();
+    const before = await state(o.offerId);
+    const res = await post(
+      'credential',
+      { credential_configuration_id: 'LEARCredentialEmployee', proofs: { jwt: [await makeProof(k, c)] } },
+      o.accessToken,
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error });
+    expect(await state(o.offerId)).toEqual(before);
+    // The offer is still good: a correct request afterwards succeeds, with the same nonce.
+    const ok = await post(
+      'credential',
+      {
+        credential_configuration_id: 'LEARCredentialEmployee',
+        proofs: { jwt: [await k.proof({ aud: issuer, nonce: c })] },
+      },
+      o.accessToken,
+    );
+    expect(ok.status).toBe(200);
+  });
+
+  it('uses a c_nonce once', async () => {
+    const [o1, o2] = [await redeemedOffer(), await redeemedOffer()];
+    const k = await holderKey();
+    const c = await nonce();
+    const body = async () => ({
+      credential_configuration_id: 'LEARCredentialEmployee',
+      proofs: { jwt: [await k.proof({ aud: issuer, nonce: c })] },
+    });
+    expect((await post('credential', await body(), o1.accessToken)).status).toBe(200);
+    expect(await (await post('credential', await body(), o2.accessToken)).json()).toMatchObject({
+      error: 'invalid_nonce',
+    });
+  });
+
+  it('answers request errors with the spec codes', async () => {
+    const o = await redeemedOffer();
+    const k = await holderKey();
+    const proof = async () => ({ jwt: [await k.proof({ aud: issuer, nonce: await nonce() })] });
+    const noToken = await post('credential', {
+      credential_configuration_id: 'LEARCredentialEmployee',
+      proofs: await proof(),
+    });
+    expect(noToken.status).toBe(401);
+    expect(noToken.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+    expect(
+      await (
+        await post(
+          'credential',
+          { credential_configuration_id: 'Other', proofs: await proof() },
+          o.accessToken,
+        )
+      ).json(),
+    ).toMatchObject({ error: 'unknown_credential_configuration' });
+    expect(
+      await (
+        await post('credential', { credential_configuration_id: 'LEARCredentialEmployee' }, o.accessToken)
+      ).json(),
+    ).toMatchObject({ error: 'invalid_proof' });
+    const four = {
+      jwt: await Promise.all([1, 2, 3, 4].map(async () => k.proof({ aud: issuer, nonce: await nonce() }))),
+    };
+    expect(
+      await (
+        await post(
+          'credential',
+          { credential_configuration_id: 'LEARCredentialEmployee', proofs: four },
+          o.accessToken,
+        )
+      ).json(),
+    ).toMatchObject({ error: 'invalid_credential_request' });
+    expect(await (await post('credential', { proofs: 'nope' }, o.accessToken)).json()).toMatchObject({
+      error: 'invalid_credential_request',
+    });
+    expect((await state(o.offerId)).credentials).toBe(0);
+  });
+});

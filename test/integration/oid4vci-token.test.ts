@@ -1,0 +1,162 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIntegratorClient } from '../../clients/integrator/src/index.js';
+import { type CredentialOfferJson, employeePayload } from '../support/fixtures.js';
+import { startSmtpCatcher } from '../support/smtp-catcher.js';
+import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
+
+let t: TestService;
+let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
+let integrator: ReturnType<typeof createIntegratorClient>;
+let sql: pg.Client;
+let n = 0;
+
+beforeAll(async () => {
+  smtp = await startSmtpCatcher();
+  t = await startTestService({ env: { SMTP_URL: smtp.url } });
+  const created = await t.admin.createTenant({ body: acmeTenant() });
+  if (created.status !== 201) throw new Error('no tenant');
+  integrator = createIntegratorClient({ baseUrl: t.baseUrl, token: created.body.integrator_token });
+  sql = new pg.Client({ connectionString: t.db.url });
+  await sql.connect();
+});
+afterAll(async () => {
+  await sql.end();
+  await t.stop();
+  await smtp.close();
+});
+
+/** An offer as a wallet sees it, plus the tx_code from the mail the employee got. */
+async function newOffer() {
+  const email = `employee-${++n}@example.test`;
+  const res = await integrator.createIssuance({
+    body: {
+      credential_configuration_id: 'LEARCredentialEmployee',
+      payload: employeePayload(),
+      delivery: 'ui',
+      email,
+    },
+  });
+  if (res.status !== 201 || !res.body.credential_offer_uri) throw new Error('no offer');
+  const location = decodeURIComponent(res.body.credential_offer_uri.split('credential_offer_uri=')[1] ?? '');
+  const offer = (await (await fetch(location)).json()) as CredentialOfferJson;
+  const code: string =
+    offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']?.['pre-authorized_code'] ?? '';
+  let txCode: string | undefined;
+  for (let i = 0; i < 50 && !txCode; i++) {
+    txCode = smtp.messages.find((m) => m.to.includes(email))?.raw.match(/activation code is: (\d{6})/)?.[1];
+    if (!txCode) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!txCode) throw new Error('no tx_code mail');
+  return { offerId: res.body.offer_id, location, code, txCode };
+}
+
+const token = (fields: Record<string, string>) =>
+  fetch(`${t.baseUrl}/oid4vci/v1/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+  });
+
+const preAuth = (code: string, txCode?: string) => ({
+  grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code',
+  'pre-authorized_code': code,
+  ...(txCode ? { tx_code: txCode } : {}),
+});
+
+const issuanceRow = async (id: string) =>
+  (await sql.query('select status, tx_code_failures from issuance where id = $1', [id])).rows[0];
+
+describe('OID4VCI token endpoint', () => {
+  it('exchanges the pre-authorized code and tx_code for a short-lived bearer token, once', async () => {
+    const o = await newOffer();
+    const res = await token(preAuth(o.code, o.txCode));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toMatchObject({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 300,
+    });
+    const again = await token(preAuth(o.code, o.txCode));
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
+    expect((await fetch(o.location)).status).toBe(404);
+  });
+
+  it('lets exactly one of two racing wallets win', async () => {
+    const o = await newOffer();
+    const results = await Promise.all(Array.from({ length: 6 }, () => token(preAuth(o.code, o.txCode))));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    const { rows } = await sql.query(
+      'select count(*)::int as n from oid4vci_access_token where issuance_id = $1',
+      [o.offerId],
+    );
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('answers a missing tx_code with invalid_request and changes nothing', async () => {
+    const o = await newOffer();
+    const res = await token(preAuth(o.code));
+    expect(await res.json()).toMatchObject({ error: 'invalid_request' });
+    expect(await issuanceRow(o.offerId)).toEqual({ status: 'offered', tx_code_failures: 0 });
+  });
+
+  it('answers a wrong tx_code with invalid_grant, and locks the offer at the fifth', async () => {
+    const o = await newOffer();
+    const wrong = o.txCode === '000000' ? '111111' : '000000';
+    for (let i = 1; i <= 5; i++) {
+      const res = await token(preAuth(o.code, wrong));
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: 'invalid_grant' });
+      expect(await issuanceRow(o.offerId)).toEqual({
+        status: i < 5 ? 'offered' : 'locked',
+        tx_code_failures: i,
+      });
+    }
+    const right = await token(preAuth(o.code, o.txCode));
+    expect(await right.json()).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/locked/),
+    });
+    const audit = await t.admin.listAuditEvents({
+      params: {
+        id: (await sql.query('select tenant_id from issuance where id = $1', [o.offerId])).rows[0].tenant_id,
+      },
+      query: { action: 'offer.locked' },
+    });
+    expect(audit.status === 200 && audit.body.items.map((e) => e.subject)).toContain(o.offerId);
+  });
+
+  it('answers an expired offer with invalid_grant', async () => {
+    const o = await newOffer();
+    await sql.query("update issuance set expires_at = now() - interval '1 second' where id = $1", [
+      o.offerId,
+    ]);
+    const res = await token(preAuth(o.code, o.txCode));
+    expect(await res.json()).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/expired/),
+    });
+    expect((await fetch(o.location)).status).toBe(404);
+    expect(await issuanceRow(o.offerId)).toEqual({ status: 'offered', tx_code_failures: 0 });
+  });
+
+  it('answers forged codes, other grants and garbage with OAuth errors, never 500', async () => {
+    const o = await newOffer();
+    const forged = `${o.offerId}.${'A'.repeat(43)}`;
+    expect(await (await token(preAuth(forged, o.txCode))).json()).toMatchObject({ error: 'invalid_grant' });
+    expect(await (await token({ grant_type: 'authorization_code', code: 'x' })).json()).toMatchObject({
+      error: 'unsupported_grant_type',
+    });
+    expect(await (await token({})).json()).toMatchObject({ error: 'invalid_request' });
+    const json = await fetch(`${t.baseUrl}/oid4vci/v1/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
+    expect(json.status).toBe(400);
+    expect(await json.json()).toMatchObject({ error: 'invalid_request' });
+    expect(await issuanceRow(o.offerId)).toEqual({ status: 'offered', tx_code_failures: 0 });
+  });
+});

@@ -1,0 +1,182 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  type CallbackContext,
+  clientAuthenticationAnonymous,
+  HashAlgorithm,
+  type JwtSigner,
+} from '@openid4vc/oauth2';
+import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
+import { digest } from '@sd-jwt/crypto-nodejs';
+import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
+import { SDJwtVcInstance, type SdJwtVcPayload } from '@sd-jwt/sd-jwt-vc';
+import {
+  calculateJwkThumbprint,
+  compactVerify,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+  SignJWT,
+} from 'jose';
+
+/**
+ * A second holder wallet made only of third-party libraries (@openid4vc/openid4vci for the protocol,
+ * @sd-jwt/* for the credential), so that the service is shown to work with a wallet it did not grow
+ * up with. Nothing of clients/wallet is used here.
+ */
+
+// The test service speaks plain HTTP on loopback; the library refuses http: URLs unless told.
+setGlobalConfig({ allowInsecureUrls: true });
+
+type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+
+export interface ThirdPartyReceived {
+  credential: string;
+  /** The payload with every disclosure applied, as @sd-jwt/sd-jwt-vc returns it. */
+  claims: SdJwtVcPayload & Record<string, unknown>;
+  header: Record<string, unknown>;
+  holderJwk: JWK;
+  notificationId?: string;
+}
+
+const issuerPayload = (sdJwt: string) =>
+  JSON.parse(Buffer.from(sdJwt.split('~')[0]?.split('.')[1] ?? '', 'base64url').toString()) as SdJwtVcPayload;
+
+/** The issuer keys of `iss` from its JWT VC Issuer Metadata (SD-JWT VC §5), fetched each time. */
+async function jwtVcIssuerKeys(iss: string): Promise<JWK[]> {
+  const url = new URL(iss);
+  const res = await fetch(`${url.origin}/.well-known/jwt-vc-issuer${url.pathname.replace(/\/+$/, '')}`);
+  if (!res.ok) throw new Error(`jwt-vc-issuer metadata of ${iss} answered ${res.status}`);
+  const meta = (await res.json()) as { issuer?: string; jwks?: { keys: JWK[] }; jwks_uri?: string };
+  if (meta.issuer !== iss) throw new Error(`jwt-vc-issuer metadata names ${meta.issuer}, not ${iss}`);
+  const jwks = meta.jwks ?? ((await (await fetch(meta.jwks_uri as string)).json()) as { keys: JWK[] });
+  return jwks.keys;
+}
+
+/**
+ * An @sd-jwt Verifier (it is handed `header.payload` and the signature) that finds the key by the
+ * JWS `kid` among the keys of an issuer: the JWT's own `iss`, or `fallbackIssuer` for a status list
+ * token without one.
+ */
+const issuerKeyVerifier = (fallbackIssuer?: string) => async (data: string, sig: string) => {
+  const [h, p] = data.split('.');
+  const header = decodeProtectedHeader(`${h}.${p}.${sig}`);
+  const payload = JSON.parse(Buffer.from(p ?? '', 'base64url').toString()) as { iss?: string };
+  const iss = payload.iss ?? fallbackIssuer;
+  if (!iss) throw new Error('no issuer to resolve the signing key from');
+  const key = (await jwtVcIssuerKeys(iss)).find((k) => k.kid === header.kid);
+  if (!key) throw new Error(`no published key of ${iss} has kid ${String(header.kid)}`);
+  await compactVerify(`${data}.${sig}`, await importJWK(key, 'ES256'), { algorithms: ['ES256'] });
+  return true;
+};
+
+/**
+ * The SD-JWT VC verifier: issuer signature, disclosures, exp/nbf and the status (it rejects any
+ * status but 0). A status list token without `iss` is checked with the credential issuer's keys.
+ */
+const sdJwtVcVerifier = (credentialIssuer?: string) =>
+  new SDJwtVcInstance({
+    hasher: digest,
+    verifier: issuerKeyVerifier(),
+    statusVerifier: issuerKeyVerifier(credentialIssuer),
+  });
+
+export class ThirdPartyWallet {
+  readonly #keys = new Map<string, KeyPair>();
+
+  readonly #callbacks: Omit<CallbackContext, 'verifyJwt' | 'decryptJwe' | 'encryptJwe'> = {
+    fetch,
+    hash: (data, alg) => {
+      if (alg !== HashAlgorithm.Sha256) throw new Error(`unsupported hash ${alg}`);
+      return createHash('sha256').update(data).digest();
+    },
+    generateRandom: (n) => randomBytes(n),
+    clientAuthentication: clientAuthenticationAnonymous(),
+    signJwt: async (signer: JwtSigner, { header, payload }) => {
+      if (signer.method !== 'jwk') throw new Error(`signer method ${signer.method} is not supported`);
+      const pair = this.#keys.get(await calculateJwkThumbprint(signer.publicJwk as JWK));
+      if (!pair) throw new Error('no private key for the requested signer');
+      const jwt = await new SignJWT(payload as Record<string, unknown>)
+        .setProtectedHeader({ ...header, alg: signer.alg })
+        .sign(pair.privateKey);
+      return { jwt, signerJwk: signer.publicJwk };
+    },
+  };
+
+  readonly client = new Openid4vciClient({ callbacks: this.#callbacks });
+
+  async #newKey(): Promise<JWK> {
+    const pair = await generateKeyPair('ES256', { extractable: true });
+    const { kty, crv, x, y } = await exportJWK(pair.publicKey);
+    const jwk = { kty, crv, x, y } as JWK;
+    this.#keys.set(await calculateJwkThumbprint(jwk), pair);
+    return jwk;
+  }
+
+  /** The whole pre-authorized code flow from an offer link, then verification and notification. */
+  async receive(offerUri: string, txCode: string): Promise<ThirdPartyReceived> {
+    const offer = await this.client.resolveCredentialOffer(offerUri);
+    const issuerMetadata = await this.client.resolveIssuerMetadata(offer.credential_issuer);
+    const { accessTokenResponse } = await this.client.retrievePreAuthorizedCodeAccessTokenFromOffer({
+      credentialOffer: offer,
+      issuerMetadata,
+      txCode,
+    });
+    const credentialConfigurationId = offer.credential_configuration_ids[0] as string;
+    const holderJwk = await this.#newKey();
+    const { c_nonce } = await this.client.requestNonce({ issuerMetadata });
+    const proof = await this.client.createCredentialRequestJwtProof({
+      issuerMetadata,
+      credentialConfigurationId,
+      signer: { method: 'jwk', alg: 'ES256', publicJwk: holderJwk as never },
+      nonce: c_nonce,
+    });
+    const { credentialResponse } = await this.client.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId,
+      proofs: { jwt: [proof.jwt] },
+    });
+    // The library also accepts pre-1.0 shapes (bare strings); 1.0 has objects with `credential`.
+    const entry = credentialResponse.credentials?.[0];
+    const first = typeof entry === 'object' && entry && 'credential' in entry ? entry.credential : undefined;
+    if (typeof first !== 'string') throw new Error('no SD-JWT VC in the credential response');
+    const verified = await this.verify(first, holderJwk);
+    const notificationId = credentialResponse.notification_id;
+    if (notificationId) {
+      await this.client.sendNotification({
+        issuerMetadata,
+        accessToken: accessTokenResponse.access_token,
+        notification: { notificationId, event: 'credential_accepted' },
+      });
+    }
+    return { credential: first, ...verified, holderJwk, ...(notificationId ? { notificationId } : {}) };
+  }
+
+  /** Verifies with @sd-jwt/sd-jwt-vc (status included) and checks `typ` and `cnf.jwk`, which it leaves to us. */
+  async verify(credential: string, holderJwk: JWK) {
+    const header = decodeProtectedHeader(credential.split('~')[0] as string) as Record<string, unknown>;
+    if (header.typ !== 'dc+sd-jwt') throw new Error(`typ is ${String(header.typ)}`);
+    const { payload } = await sdJwtVcVerifier(issuerPayload(credential).iss).verify(credential);
+    const cnf = (payload.cnf as { jwk?: JWK } | undefined)?.jwk;
+    if (!cnf || (await calculateJwkThumbprint(cnf)) !== (await calculateJwkThumbprint(holderJwk)))
+      throw new Error('the credential is not bound to the proof key');
+    return { claims: payload as ThirdPartyReceived['claims'], header };
+  }
+
+  /** The current status value at the credential's status list entry (0 valid, 1 invalid, 2 suspended). */
+  async status(credential: string): Promise<number> {
+    const payload = issuerPayload(credential);
+    const ref = payload.status?.status_list;
+    if (!ref) throw new Error('the credential has no status list entry');
+    const res = await fetch(ref.uri, { headers: { accept: 'application/statuslist+jwt' } });
+    if (!res.ok) throw new Error(`status list answered ${res.status}`);
+    const jwt = await res.text();
+    const [h, p, s] = jwt.split('.');
+    await issuerKeyVerifier(payload.iss)(`${h}.${p}`, s ?? '');
+    const sub = (JSON.parse(Buffer.from(p ?? '', 'base64url').toString()) as { sub?: string }).sub;
+    if (sub !== ref.uri) throw new Error(`status list sub ${sub} is not ${ref.uri}`);
+    return getListFromStatusListJWT(jwt).getStatus(ref.idx);
+  }
+}
