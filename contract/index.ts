@@ -22,6 +22,7 @@ export const contract = c.router({
   oid4vci: oid4vciContract,
 });
 export * from './admin/credential-configuration.js';
+export * from './admin/provisioning.js';
 export * from './issuance/issuance.js';
 export * from './issuance/issuance-request.js';
 export * from './oid4vci/credential-issuer-metadata.js';

@@ -9,6 +9,7 @@ import {
   CredentialConfigurationInput,
   CredentialConfigurationList,
 } from './credential-configuration.js';
+import { ProvisioningSettings } from './provisioning.js';
 import { KeyPurpose, SigningKeyInfo, SigningKeyList } from './signing-key.js';
 import {
   Paging,
@@ -92,6 +93,21 @@ export const adminContract = c.router(
       pathParams: tenantPath,
       responses: { 200: AuditChainVerification, ...notFound },
       summary: 'Recompute the tenant’s audit hash chain and report the first broken link',
+    },
+    getProvisioning: {
+      method: 'GET',
+      path: '/tenants/:id/provisioning',
+      pathParams: tenantPath,
+      responses: { 200: ProvisioningSettings, ...notFound },
+      summary: 'How the tenant’s SCIM users become credentials (defaults until set)',
+    },
+    putProvisioning: {
+      method: 'PUT',
+      path: '/tenants/:id/provisioning',
+      pathParams: tenantPath,
+      body: ProvisioningSettings,
+      responses: { 200: ProvisioningSettings, 400: ProblemDetails, ...notFound },
+      summary: 'Set the credential configuration, attribute mappings and powers of the tenant’s SCIM users',
     },
     listCredentialConfigurations: {
       method: 'GET',

@@ -27,7 +27,7 @@ export const IssuanceCreated = z.object({
 export const Issuance = z.object({
   id: z.string(),
   credential_configuration_id: z.string(),
-  status: z.enum(['offered', 'redeemed', 'issued', 'expired', 'locked']),
+  status: z.enum(['offered', 'redeemed', 'issued', 'expired', 'locked', 'withdrawn']),
   delivery: z.array(z.enum(DELIVERY_MODES)),
   created_at: z.string().datetime(),
   expires_at: z.string().datetime(),

@@ -9,6 +9,7 @@ import { integratorContract } from '../../contract/integrator-contract.js';
 import type { AppContext } from '../app-context.js';
 import { adminAuditRoutes } from '../audit/admin-audit.routes.js';
 import { adminCredentialConfigurationRoutes } from '../credential-configurations/admin-credential-configuration.routes.js';
+import { adminProvisioningRoutes } from '../directory/admin-provisioning.routes.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { whoAmIRoutes } from '../integrator/whoami.routes.js';
 import { issuanceRoutes } from '../issuance/issuance.routes.js';
@@ -51,7 +52,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
 
   app.use('/admin', adminGuard(ctx.config.ADMIN_TOKEN));
   app.use('/api/v1', integratorGuard);
-  app.use('/tenants/:tenant/scim/v2', scimRouter(ctx.logger));
+  app.use('/tenants/:tenant/scim/v2', scimRouter(ctx));
   app.use('/status-lists', statusListRouter(ctx));
   app.use(express.json({ limit: '1mb' }));
 
@@ -64,6 +65,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
       ...adminAuditRoutes(),
       ...adminKeyRoutes(ctx.keys),
       ...adminCredentialConfigurationRoutes(ctx.config.issuerUrl, ctx.issuance.validator),
+      ...adminProvisioningRoutes(),
     }),
     app,
     options,

@@ -26,7 +26,6 @@ export async function changeCredentialStatus(
   credentialId: string,
   action: StatusAction,
   actor: string,
-  reason?: string,
 ) {
   return em.transactional(async (tx) => {
     const credential = await tx.findOne(
@@ -36,8 +35,7 @@ export async function changeCredentialStatus(
     );
     if (!credential) throw notFound(`credential ${credentialId}`);
     const { from, to } = TRANSITIONS[action];
-    if (credential.status === to) return credential;
-    if (!from.includes(credential.status)) {
+    if (credential.status !== to && !from.includes(credential.status)) {
       throw new Problem(
         409,
         'invalid-status-transition',
@@ -45,24 +43,41 @@ export async function changeCredentialStatus(
         `a ${credential.status} credential cannot be ${action}ed`,
       );
     }
-    credential.status = to;
-    await setCredentialStatus(
-      tx,
-      { listId: credential.statusListId, idx: credential.statusIdx },
-      LIST_VALUE[to],
-    );
-    await tx.flush();
-    await appendAuditEvent(tx, {
-      tenantId,
-      actor,
-      action: `credential.${to === 'valid' ? 'unsuspended' : to}`,
-      subject: credential.id,
-      details: {
-        status_list: credential.statusListId,
-        idx: credential.statusIdx,
-        ...(reason ? { reason } : {}),
-      },
-    });
+    await applyStatusAction(tx, credential, action, actor);
     return credential;
   });
+}
+
+/**
+ * Applies a status action to a credential in the caller's transaction, when the transition is
+ * allowed; returns whether anything changed. The caller holds the credential row.
+ */
+export async function applyStatusAction(
+  tx: EntityManager,
+  credential: IssuedCredential,
+  action: StatusAction,
+  actor: string,
+  reason?: string,
+): Promise<boolean> {
+  const { from, to } = TRANSITIONS[action];
+  if (!from.includes(credential.status)) return false;
+  credential.status = to;
+  await setCredentialStatus(
+    tx,
+    { listId: credential.statusListId, idx: credential.statusIdx },
+    LIST_VALUE[to],
+  );
+  await tx.flush();
+  await appendAuditEvent(tx, {
+    tenantId: credential.tenantId,
+    actor,
+    action: `credential.${to === 'valid' ? 'unsuspended' : to}`,
+    subject: credential.id,
+    details: {
+      status_list: credential.statusListId,
+      idx: credential.statusIdx,
+      ...(reason ? { reason } : {}),
+    },
+  });
+  return true;
 }

@@ -1,11 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DeliveryModeName, IssuanceRequest } from '../../contract/issuance/issuance-request.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
+import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import type { PayloadValidator } from '../credential-configurations/payload-validator.js';
 import { validationError } from '../http/problem.js';
 import type { Signer } from '../keys/signer.js';
 import { queueMail } from '../mail/queue-mail.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { Issuance } from './issuance.entity.js';
 import { issueCredentials } from './issue-credentials.js';
@@ -28,18 +30,26 @@ export interface CreatedIssuance {
   credential?: { id: string; credential: string };
 }
 
+/** An issuance whose inputs have been checked, ready to be recorded in a transaction. */
+export interface CheckedIssuance {
+  tenant: Tenant;
+  configuration: CredentialConfiguration;
+  payload: Record<string, unknown>;
+  delivery: DeliveryModeName[];
+  email?: string | undefined;
+  holderKey?: Record<string, unknown> | undefined;
+}
+
 /**
- * Creates an offer (and, for direct delivery, the credential) for a tenant. Everything is checked
- * before anything is written; the offer, its mails, the credential and the audit event then commit
- * together or not at all.
+ * Checks an integrator's issuance request against the tenant and the configuration: every problem
+ * is found before anything is written.
  */
-export async function createIssuance(
+export async function checkIssuanceRequest(
   em: EntityManager,
   s: IssuanceServices,
   tenantId: string,
-  actor: string,
   req: IssuanceRequest,
-): Promise<CreatedIssuance> {
+): Promise<CheckedIssuance> {
   const tenant = await getTenant(em, tenantId);
   const configuration = await findConfiguration(em, req.credential_configuration_id);
   const field = 'credential_configuration_id';
@@ -56,62 +66,98 @@ export async function createIssuance(
   if (req.holder_key && !delivery.includes('direct')) {
     throw validationError([{ field: 'holder_key', message: 'only used with direct delivery' }]);
   }
+  return {
+    tenant,
+    configuration,
+    payload: req.payload,
+    delivery,
+    email: req.email,
+    holderKey: req.holder_key,
+  };
+}
 
+/** Creates an offer (and, for direct delivery, the credential): checked first, then recorded at once. */
+export async function createIssuance(
+  em: EntityManager,
+  s: IssuanceServices,
+  tenantId: string,
+  actor: string,
+  req: IssuanceRequest,
+): Promise<CreatedIssuance> {
+  const checked = await checkIssuanceRequest(em, s, tenantId, req);
+  return em.transactional((tx) => recordIssuance(tx, s, checked, actor));
+}
+
+/**
+ * Records a checked issuance in the caller's transaction: the offer with its tx_code and mails,
+ * the audit event and, for direct delivery, the signed credential.
+ */
+export async function recordIssuance(
+  tx: EntityManager,
+  s: IssuanceServices,
+  c: CheckedIssuance,
+  actor: string,
+): Promise<CreatedIssuance> {
+  const { tenant, configuration, delivery } = c;
+  const offered = delivery.includes('ui') || delivery.includes('email');
   const offerId = s.codes.newOfferId();
   const txCode = offered ? s.codes.newTxCode() : undefined;
   const now = new Date();
-  return em.transactional(async (tx) => {
-    const issuance = tx.create(Issuance, {
-      id: offerId,
-      tenantId,
-      configurationId: configuration.id,
-      payload: req.payload,
-      email: req.email ?? null,
-      delivery,
-      status: 'offered',
-      txCodeHash: txCode ? s.codes.hashTxCode(offerId, txCode) : null,
-      txCodeFailures: 0,
-      holderKey: req.holder_key ?? null,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + s.offerTtlSeconds * 1000),
-      redeemedAt: null,
-      issuedAt: null,
-    });
-    await tx.flush();
-    const organization = tenant.mandator?.organization ?? tenant.name;
-    if (txCode && req.email) {
-      if (delivery.includes('email')) {
-        const page = offerPageUrl(s.issuerUrl, offerId);
-        await queueMail(tx, {
-          tenantId,
-          template: 'credential-offer',
-          to: req.email,
-          params: { organization, offerPage: page },
-        });
-      }
-      await queueMail(tx, { tenantId, template: 'tx-code', to: req.email, params: { organization, txCode } });
-    }
-    await appendAuditEvent(tx, {
-      tenantId,
-      actor,
-      action: 'issuance.created',
-      subject: offerId,
-      details: { configuration: configuration.id, delivery },
-    });
-    let credential: CreatedIssuance['credential'];
-    if (delivery.includes('direct')) {
-      // With an offer as well, the direct copy is issued from a snapshot so the offer stays open.
-      const target = offered ? { ...issuance } : issuance;
-      const ctx = { signer: s.signer, issuerUrl: s.issuerUrl, actor };
-      const batch = await issueCredentials(tx, ctx, target, configuration, [req.holder_key ?? undefined]);
-      credential = batch.credentials[0];
-    }
-    return {
-      offerId,
-      ...(offered ? { offerUri: offerUri(s.issuerUrl, offerId) } : {}),
-      expiresIn: s.offerTtlSeconds,
-      delivery,
-      ...(credential ? { credential } : {}),
-    };
+  const issuance = tx.create(Issuance, {
+    id: offerId,
+    tenantId: tenant.id,
+    configurationId: configuration.id,
+    payload: c.payload,
+    email: c.email ?? null,
+    delivery,
+    status: 'offered',
+    txCodeHash: txCode ? s.codes.hashTxCode(offerId, txCode) : null,
+    txCodeFailures: 0,
+    holderKey: (c.holderKey as Record<string, string> | undefined) ?? null,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + s.offerTtlSeconds * 1000),
+    redeemedAt: null,
+    issuedAt: null,
   });
+  await tx.flush();
+  const organization = tenant.mandator?.organization ?? tenant.name;
+  if (txCode && c.email) {
+    if (delivery.includes('email')) {
+      const page = offerPageUrl(s.issuerUrl, offerId);
+      await queueMail(tx, {
+        tenantId: tenant.id,
+        template: 'credential-offer',
+        to: c.email,
+        params: { organization, offerPage: page },
+      });
+    }
+    await queueMail(tx, {
+      tenantId: tenant.id,
+      template: 'tx-code',
+      to: c.email,
+      params: { organization, txCode },
+    });
+  }
+  await appendAuditEvent(tx, {
+    tenantId: tenant.id,
+    actor,
+    action: 'issuance.created',
+    subject: offerId,
+    details: { configuration: configuration.id, delivery },
+  });
+  let credential: CreatedIssuance['credential'];
+  if (delivery.includes('direct')) {
+    // With an offer as well, the direct copy is issued from a snapshot so the offer stays open.
+    const target = offered ? { ...issuance } : issuance;
+    const ctx = { signer: s.signer, issuerUrl: s.issuerUrl, actor };
+    const batch = await issueCredentials(tx, ctx, target, configuration, [c.holderKey]);
+    credential = batch.credentials[0];
+  }
+  return {
+    offerId,
+    ...(offered ? { offerUri: offerUri(s.issuerUrl, offerId) } : {}),
+    expiresIn: s.offerTtlSeconds,
+    delivery,
+    ...(credential ? { credential } : {}),
+  };
 }

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import type { DeliveryModeName } from '../../contract/issuance/issuance-request.js';
 
-export const ISSUANCE_STATUSES = ['offered', 'redeemed', 'issued', 'locked'] as const;
+export const ISSUANCE_STATUSES = ['offered', 'redeemed', 'issued', 'locked', 'withdrawn'] as const;
 
 /**
  * One credential offer of a tenant: what to issue, to whom it was delivered, and how far the

@@ -1,5 +1,8 @@
 import { AuditEvent } from '../audit/audit-event.entity.js';
 import { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
+import { ScimGroup, ScimGroupMember } from '../directory/scim-group.entity.js';
+import { ScimUser } from '../directory/scim-user.entity.js';
+import { TenantProvisioning } from '../directory/tenant-provisioning.entity.js';
 import { Issuance } from '../issuance/issuance.entity.js';
 import { IssuedCredential } from '../issuance/issued-credential.entity.js';
 import { SigningKey } from '../keys/signing-key.entity.js';
@@ -11,6 +14,10 @@ import { ApiToken } from '../tenants/api-token.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 
 export const entities = [
+  ScimUser,
+  ScimGroup,
+  ScimGroupMember,
+  TenantProvisioning,
   CredentialConfiguration,
   Issuance,
   IssuedCredential,

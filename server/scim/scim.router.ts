@@ -1,15 +1,20 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import type { Logger } from 'pino';
+import type { AppContext } from '../app-context.js';
+import { discoveryRouter } from './discovery.routes.js';
+import { groupsRouter } from './groups.routes.js';
 import { ScimError, sendScimError } from './scim-error.js';
 import { scimGuard } from './scim-guard.js';
-import { serviceProviderConfig } from './service-provider-config.js';
+import { usersRouter } from './users.routes.js';
 
 /** The SCIM 2.0 endpoint of each tenant, with its own error format. */
-export function scimRouter(logger: Logger): Router {
+export function scimRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'logger'>): Router {
+  const { logger } = ctx;
   const router = Router({ mergeParams: true });
   router.use(express.json({ type: ['application/scim+json', 'application/json'], limit: '1mb' }));
   router.use(scimGuard);
-  router.get('/ServiceProviderConfig', serviceProviderConfig);
+  router.use('/Users', usersRouter(ctx));
+  router.use('/Groups', groupsRouter(ctx));
+  router.use(discoveryRouter(ctx));
   router.use((_req, res) => sendScimError(res, new ScimError(404, 'no such SCIM resource')));
   router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof ScimError) return sendScimError(res, err);

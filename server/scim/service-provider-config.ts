@@ -19,7 +19,10 @@ export function serviceProviderConfig(req: Request, res: Response) {
           primary: true,
         },
       ],
-      meta: { resourceType: 'ServiceProviderConfig', location: `${req.baseUrl}/ServiceProviderConfig` },
+      meta: {
+        resourceType: 'ServiceProviderConfig',
+        location: `${req.protocol}://${req.get('host')}${req.baseUrl}/ServiceProviderConfig`,
+      },
     }),
   );
 }

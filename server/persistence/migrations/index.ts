@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_foundation } from './Migration20261122000000_foundation.js';
 import { Migration20261122000100_status_lists } from './Migration20261122000100_status_lists.js';
 import { Migration20261122000200_issuance } from './Migration20261122000200_issuance.js';
+import { Migration20261122000300_directory } from './Migration20261122000300_directory.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation },
   { name: 'Migration20261122000100_status_lists', class: Migration20261122000100_status_lists },
   { name: 'Migration20261122000200_issuance', class: Migration20261122000200_issuance },
+  { name: 'Migration20261122000300_directory', class: Migration20261122000300_directory },
 ];

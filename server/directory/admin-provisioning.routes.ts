@@ -1,0 +1,56 @@
+import { initServer } from '@ts-rest/express';
+import { adminContract } from '../../contract/admin/admin-contract.js';
+import { appendAuditEvent } from '../audit/audit-log.js';
+import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
+import { validationError } from '../http/problem.js';
+import { getTenant } from '../tenants/tenant-service.js';
+import { provisioningOf } from './provisioning-settings.js';
+import { TenantProvisioning } from './tenant-provisioning.entity.js';
+
+const s = initServer();
+
+const view = (p: TenantProvisioning) => ({
+  credential_configuration_id: p.configurationId ?? null,
+  mappings: p.mappings,
+  default_powers: p.defaultPowers,
+  group_powers: p.groupPowers,
+  renew_on_every_put: p.renewOnEveryPut,
+});
+
+/** Operators set how a tenant's SCIM users become credentials; the change is audited. */
+export function adminProvisioningRoutes() {
+  return {
+    getProvisioning: s.route(adminContract.getProvisioning, async ({ params, req }) => {
+      await getTenant(req.em, params.id);
+      return { status: 200, body: view(await provisioningOf(req.em, params.id)) };
+    }),
+    putProvisioning: s.route(adminContract.putProvisioning, async ({ params, body, req }) => {
+      await getTenant(req.em, params.id);
+      const id = body.credential_configuration_id;
+      if (id && !(await findConfiguration(req.em, id))) {
+        throw validationError([
+          { field: 'credential_configuration_id', message: 'unknown credential configuration' },
+        ]);
+      }
+      const settings = {
+        tenantId: params.id,
+        configurationId: id,
+        mappings: body.mappings.map((m) => ({ target: m.target, source: m.source, required: m.required })),
+        defaultPowers: body.default_powers,
+        groupPowers: body.group_powers,
+        renewOnEveryPut: body.renew_on_every_put,
+      };
+      await req.em.transactional(async (tx) => {
+        await tx.upsert(TenantProvisioning, settings);
+        await appendAuditEvent(tx, {
+          tenantId: params.id,
+          actor: req.actor ?? 'admin',
+          action: 'tenant.provisioning.updated',
+          subject: params.id,
+          details: { configuration: id },
+        });
+      });
+      return { status: 200, body: view(settings) };
+    }),
+  };
+}

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { appendAuditEvent } from '../audit/audit-log.js';
+import type { IssuanceServices } from '../issuance/create-issuance.js';
+import { applyPatch } from '../scim/patch/apply-patch.js';
+import { requiredString, resourceFromBody } from '../scim/resource-input.js';
+import { ScimError } from '../scim/scim-error.js';
+import { getTenant } from '../tenants/tenant-service.js';
+import { checkIfMatch } from './if-match.js';
+import { ScimUser } from './scim-user.entity.js';
+import { type SyncOutcome, type SyncTrigger, syncUserCredential } from './sync-user-credential.js';
+import { groupNamesOf, setUserColumns } from './user-columns.js';
+
+export interface UserChange {
+  user: ScimUser;
+  sync: SyncOutcome;
+}
+
+const notFound = (id: string) => new ScimError(404, `User ${id} not found`);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const taken = () => new ScimError(409, 'userName is already taken in this tenant', 'uniqueness');
+
+async function loadForWrite(tx: EntityManager, tenantId: string, id: string, ifMatch?: string) {
+  if (!UUID.test(id)) throw notFound(id);
+  const user = await tx.findOne(ScimUser, { id, tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!user) throw notFound(id);
+  checkIfMatch(ifMatch, user.version);
+  return user;
+}
+
+/**
+ * Stores the user's new state, brings their credential in line and records the audit event, in the
+ * caller's transaction. A unique userName clash surfaces as 409 uniqueness.
+ */
+async function commitUser(
+  tx: EntityManager,
+  services: IssuanceServices,
+  user: ScimUser,
+  trigger: SyncTrigger,
+  action: string,
+  actor: string,
+): Promise<SyncOutcome> {
+  const tenant = await getTenant(tx, user.tenantId);
+  try {
+    await tx.flush();
+  } catch (e) {
+    if (e instanceof UniqueConstraintViolationException) throw taken();
+    throw e;
+  }
+  const groups = await groupNamesOf((sql, params) => tx.execute(sql, params), user.id);
+  const sync = await syncUserCredential(tx, services, tenant, user, groups, trigger, actor);
+  await appendAuditEvent(tx, {
+    tenantId: user.tenantId,
+    actor,
+    action,
+    subject: user.id,
+    details: {
+      credential: sync.outcome,
+      ...(sync.reason ? { reason: sync.reason } : {}),
+      issued: sync.issued,
+      revoked: sync.revoked,
+      ...(sync.offerId ? { issuance: sync.offerId } : {}),
+    },
+  });
+  return sync;
+}
+
+export async function createScimUser(
+  em: EntityManager,
+  s: IssuanceServices,
+  tenantId: string,
+  actor: string,
+  body: unknown,
+): Promise<UserChange> {
+  const resource = resourceFromBody(body, 'User');
+  requiredString(resource, 'userName');
+  return em.transactional(async (tx) => {
+    const clash = await tx.execute(
+      'select 1 from scim_user where tenant_id = ? and lower(user_name) = lower(?)',
+      [tenantId, resource.userName],
+    );
+    if (clash.length) throw taken();
+    const now = new Date();
+    const user = tx.create(ScimUser, {
+      id: randomUUID(),
+      tenantId,
+      userName: '',
+      externalId: null,
+      active: true,
+      displayName: null,
+      givenName: null,
+      familyName: null,
+      resource,
+      issuanceId: null,
+      credentialPayloadHash: null,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    });
+    setUserColumns(user, resource);
+    const sync = await commitUser(tx, s, user, 'provision', 'scim.user.created', actor);
+    return { user, sync };
+  });
+}
+
+export async function replaceScimUser(
+  em: EntityManager,
+  s: IssuanceServices,
+  tenantId: string,
+  actor: string,
+  id: string,
+  body: unknown,
+  ifMatch?: string,
+): Promise<UserChange> {
+  const resource = resourceFromBody(body, 'User');
+  requiredString(resource, 'userName');
+  return em.transactional(async (tx) => {
+    const user = await loadForWrite(tx, tenantId, id, ifMatch);
+    const wasActive = user.active;
+    setUserColumns(user, resource);
+    user.updatedAt = new Date();
+    user.version += 1;
+    const action = wasActive && !user.active ? 'scim.user.deactivated' : 'scim.user.replaced';
+    return { user, sync: await commitUser(tx, s, user, 'replace', action, actor) };
+  });
+}
+
+export async function patchScimUser(
+  em: EntityManager,
+  s: IssuanceServices,
+  tenantId: string,
+  actor: string,
+  id: string,
+  body: unknown,
+  ifMatch?: string,
+): Promise<UserChange> {
+  return em.transactional(async (tx) => {
+    const user = await loadForWrite(tx, tenantId, id, ifMatch);
+    const { resource, changedPaths } = applyPatch(user.resource, body, 'User', { id });
+    requiredString(resource, 'userName');
+    const wasActive = user.active;
+    if (changedPaths.length) {
+      setUserColumns(user, resource);
+      user.updatedAt = new Date();
+      user.version += 1;
+    }
+    const action = wasActive && !user.active ? 'scim.user.deactivated' : 'scim.user.updated';
+    return { user, sync: await commitUser(tx, s, user, 'update', action, actor) };
+  });
+}
+
+export async function deleteScimUser(
+  em: EntityManager,
+  s: IssuanceServices,
+  tenantId: string,
+  actor: string,
+  id: string,
+  ifMatch?: string,
+): Promise<SyncOutcome> {
+  return em.transactional(async (tx) => {
+    const user = await loadForWrite(tx, tenantId, id, ifMatch);
+    const tenant = await getTenant(tx, tenantId);
+    const sync = await syncUserCredential(tx, s, tenant, user, [], 'remove', actor);
+    await appendAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'scim.user.deleted',
+      subject: id,
+      details: { credential: sync.outcome, issued: [], revoked: sync.revoked },
+    });
+    tx.remove(user);
+    await tx.flush();
+    return sync;
+  });
+}
+
+export async function getScimUser(em: EntityManager, tenantId: string, id: string): Promise<ScimUser> {
+  if (!UUID.test(id)) throw notFound(id);
+  const user = await em.findOne(ScimUser, { id, tenantId });
+  if (!user) throw notFound(id);
+  return user;
+}

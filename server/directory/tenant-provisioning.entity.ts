@@ -1,0 +1,55 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+/** A credential payload field filled from a SCIM attribute path. */
+export interface AttributeMapping {
+  /** Dotted path in the credential payload, e.g. `mandatee.firstName`. */
+  target: string;
+  /** SCIM attribute path, e.g. `name.givenName`, `emails[primary eq true].value`, `title`. */
+  source: string;
+  /** A user lacking a required source cannot be provisioned. */
+  required: boolean;
+}
+
+export interface Power {
+  function: string;
+  action: string[];
+}
+
+/**
+ * How a tenant's SCIM users become credentials: which configuration, which attribute goes where,
+ * which powers everyone gets, and which powers membership of a group adds.
+ */
+export const TenantProvisioning = defineEntity({
+  name: 'TenantProvisioning',
+  tableName: 'tenant_provisioning',
+  properties: {
+    tenantId: p.string().primary(),
+    configurationId: p.string().nullable(),
+    mappings: p.json<AttributeMapping[]>(),
+    defaultPowers: p.json<Power[]>(),
+    /** Group displayName (case-insensitive) to the powers its members get. */
+    groupPowers: p.json<Record<string, Power[]>>(),
+    renewOnEveryPut: p.boolean(),
+  },
+});
+
+export type TenantProvisioning = InferEntity<typeof TenantProvisioning>;
+
+export const DEFAULT_MAPPINGS: AttributeMapping[] = [
+  { target: 'mandatee.firstName', source: 'name.givenName', required: true },
+  { target: 'mandatee.lastName', source: 'name.familyName', required: true },
+  { target: 'mandatee.email', source: 'emails[primary eq true].value', required: true },
+];
+
+/** Everyone provisioned may at least identify themselves as an employee; groups add more. */
+export const DEFAULT_POWERS: Power[] = [{ function: 'Employee', action: ['Identify'] }];
+
+/** What a tenant without its own settings gets: the employee credential with the default mappings. */
+export const defaultProvisioning = (tenantId: string): TenantProvisioning => ({
+  tenantId,
+  configurationId: 'LEARCredentialEmployee',
+  mappings: DEFAULT_MAPPINGS,
+  defaultPowers: DEFAULT_POWERS,
+  groupPowers: {},
+  renewOnEveryPut: false,
+});

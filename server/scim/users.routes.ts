@@ -1,0 +1,136 @@
+import { type Request, type Response, Router } from 'express';
+import type { AppContext } from '../app-context.js';
+import { groupsOfUsers } from '../directory/group-membership.js';
+import { etagOf } from '../directory/if-match.js';
+import { listScimResources } from '../directory/list-scim-resources.js';
+import type { ScimUser } from '../directory/scim-user.entity.js';
+import {
+  createScimUser,
+  deleteScimUser,
+  getScimUser,
+  patchScimUser,
+  replaceScimUser,
+  type UserChange,
+} from '../directory/scim-user-service.js';
+import { credentialStates } from '../directory/user-credential-state.js';
+import { asyncHandler } from '../http/async-handler.js';
+import { principalOf } from '../http/request-context.js';
+import { listParams } from './list-params.js';
+import { project } from './projection.js';
+import { patchStatus, sendScim, tenantScimUrl } from './scim-response.js';
+import { userView } from './user-view.js';
+
+const LIST_RESPONSE = 'urn:ietf:params:api:messages:2.0:ListResponse';
+
+/** /Users of a tenant's SCIM endpoint (RFC 7644 section 3): one handler per method. */
+export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Router {
+  const router = Router({ mergeParams: true });
+  const base = (req: Request) => tenantScimUrl(ctx.config.publicUrl, principalOf(req).tenantId);
+  const actor = (req: Request) => req.actor ?? 'scim';
+  const tenant = (req: Request) => principalOf(req).tenantId;
+  const id = (req: Request) => String(req.params.id);
+
+  async function views(req: Request, users: ScimUser[], issued?: string) {
+    const [groups, states] = await Promise.all([
+      groupsOfUsers(
+        req.em,
+        users.map((u) => u.id),
+      ),
+      credentialStates(req.em, users),
+    ]);
+    return users.map((u) =>
+      userView(u, base(req), {
+        groups: groups.get(u.id) ?? [],
+        credential: states.get(u.id) ?? { status: 'none', credentialIds: [] },
+        issuedCredential: issued,
+      }),
+    );
+  }
+
+  const answer = async (req: Request, res: Response, status: number, change: UserChange) => {
+    res.setHeader('ETag', etagOf(change.user.version));
+    if (status === 204) {
+      res.status(204).end();
+      return;
+    }
+    const [view] = await views(req, [change.user], change.sync.credential);
+    if (status === 201) res.setHeader('Location', `${base(req)}/Users/${change.user.id}`);
+    sendScim(res, status, project(view ?? {}, req.query.attributes, req.query.excludedAttributes));
+  };
+
+  router.get(
+    '/',
+    asyncHandler(async (req, res) => {
+      const params = listParams(req.query);
+      const { total, items } = await listScimResources(req.em, 'User', tenant(req), params);
+      const resources = (await views(req, items)).map((v) =>
+        project(v, req.query.attributes, req.query.excludedAttributes),
+      );
+      sendScim(res, 200, {
+        schemas: [LIST_RESPONSE],
+        totalResults: total,
+        startIndex: params.startIndex,
+        itemsPerPage: resources.length,
+        Resources: resources,
+      });
+    }),
+  );
+  router.get(
+    '/:id',
+    asyncHandler(async (req, res) => {
+      const user = await getScimUser(req.em, tenant(req), id(req));
+      const [view] = await views(req, [user]);
+      res.setHeader('ETag', etagOf(user.version));
+      sendScim(res, 200, project(view ?? {}, req.query.attributes, req.query.excludedAttributes));
+    }),
+  );
+  router.post(
+    '/',
+    asyncHandler(async (req, res) => {
+      await answer(
+        req,
+        res,
+        201,
+        await createScimUser(req.em, ctx.issuance, tenant(req), actor(req), req.body),
+      );
+    }),
+  );
+  router.put(
+    '/:id',
+    asyncHandler(async (req, res) => {
+      const change = await replaceScimUser(
+        req.em,
+        ctx.issuance,
+        tenant(req),
+        actor(req),
+        id(req),
+        req.body,
+        req.get('If-Match'),
+      );
+      await answer(req, res, 200, change);
+    }),
+  );
+  router.patch(
+    '/:id',
+    asyncHandler(async (req, res) => {
+      const change = await patchScimUser(
+        req.em,
+        ctx.issuance,
+        tenant(req),
+        actor(req),
+        id(req),
+        req.body,
+        req.get('If-Match'),
+      );
+      await answer(req, res, patchStatus(req), change);
+    }),
+  );
+  router.delete(
+    '/:id',
+    asyncHandler(async (req, res) => {
+      await deleteScimUser(req.em, ctx.issuance, tenant(req), actor(req), id(req), req.get('If-Match'));
+      res.status(204).end();
+    }),
+  );
+  return router;
+}
