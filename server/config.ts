@@ -33,6 +33,9 @@ const EnvSchema = z.object({
     .default(72 * 3600),
   BATCH_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   ISSUER_NAME: z.string().default('Credential Service'),
+  AUDIT_EXPORT_DIR: z.string().optional(),
+  AUDIT_EXPORT_URL: z.string().url().startsWith('https://').optional(),
+  AUDIT_EXPORT_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

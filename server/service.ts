@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { scheduleAuditExport } from '../workers/audit-export/audit-export-schedule.js';
 import { bullMqDispatcher } from '../workers/bullmq-dispatcher.js';
 import { inProcessDispatcher } from '../workers/in-process-dispatcher.js';
 import type { JobDispatcher } from '../workers/job-dispatcher.js';
@@ -93,6 +94,9 @@ export async function startService(
     : inProcessDispatcher({ ...jobOptions, execute: config.runsWorkers });
   await jobs.start();
   const stopListening = await listenForOutbox(dbUrl, () => jobs.kick(), logger);
+  const stopSchedule = config.runsWorkers
+    ? scheduleAuditExport(orm, config.AUDIT_EXPORT_INTERVAL_MS, logger)
+    : () => undefined;
 
   const context: AppContext = {
     config,
@@ -124,6 +128,7 @@ export async function startService(
         server.closeIdleConnections();
         await closed;
       }
+      stopSchedule();
       await stopListening();
       await jobs.stop();
       mail.close();

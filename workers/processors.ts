@@ -1,3 +1,4 @@
+import { auditExportProcessor } from './audit-export/audit-export.processor.js';
 import type { Processors } from './job-context.js';
 import { sendMailProcessor } from './mail/send-mail.processor.js';
 import { publishStatusListProcessor } from './status-list/publish-status-list.processor.js';
@@ -6,4 +7,5 @@ import { publishStatusListProcessor } from './status-list/publish-status-list.pr
 export const processors: Processors = {
   mail: sendMailProcessor,
   'status-list': publishStatusListProcessor,
+  'audit-export': auditExportProcessor,
 };

@@ -2,7 +2,13 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ProblemDetails } from '../problem-details.js';
 import { ApiTokenCreated, ApiTokenCreateRequest, ApiTokenInfo, ApiTokenList } from './api-token.js';
-import { AuditChainVerification, AuditEventPage, AuditEventQuery } from './audit-event.js';
+import {
+  AuditChainVerification,
+  AuditEventPage,
+  AuditEventQuery,
+  AuditExportQueued,
+  AuditExportState,
+} from './audit-event.js';
 import {
   ConfigurationId,
   CredentialConfigurationInfo,
@@ -93,6 +99,21 @@ export const adminContract = c.router(
       pathParams: tenantPath,
       responses: { 200: AuditChainVerification, ...notFound },
       summary: 'Recompute the tenant’s audit hash chain and report the first broken link',
+    },
+    getAuditExport: {
+      method: 'GET',
+      path: '/tenants/:id/audit-export',
+      pathParams: tenantPath,
+      responses: { 200: AuditExportState, ...notFound },
+      summary: 'How far the tenant’s audit events have been exported',
+    },
+    requestAuditExport: {
+      method: 'POST',
+      path: '/tenants/:id/audit-export',
+      pathParams: tenantPath,
+      body: c.noBody(),
+      responses: { 202: AuditExportQueued, ...notFound },
+      summary: 'Export the tenant’s new audit events now (NDJSON, incremental, to the configured sink)',
     },
     getProvisioning: {
       method: 'GET',

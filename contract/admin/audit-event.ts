@@ -32,3 +32,10 @@ export const AuditChainVerification = z.object({
   first_invalid_seq: z.number().int().nullable(),
   reason: z.string().nullable(),
 });
+
+export const AuditExportState = z.object({
+  last_seq: z.number().int().describe('The last event exported; 0 before the first export'),
+  exported_at: z.string().datetime().nullable(),
+});
+
+export const AuditExportQueued = z.object({ queued: z.literal(true) });

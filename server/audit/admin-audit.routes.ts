@@ -1,5 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { adminContract } from '../../contract/admin/admin-contract.js';
+import { recordEffect } from '../outbox/outbox.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import type { AuditEvent } from './audit-event.entity.js';
 import { listAuditEvents, verifyAuditChain } from './audit-query.js';
@@ -21,6 +22,25 @@ const eventView = (e: AuditEvent) => ({
 
 export function adminAuditRoutes() {
   return {
+    getAuditExport: s.route(adminContract.getAuditExport, async ({ params, req }) => {
+      await getTenant(req.em, params.id);
+      const [row] = await req.em.execute<{ last_seq: number; exported_at: Date }[]>(
+        'select last_seq, exported_at from audit_export_cursor where tenant_id = ?',
+        [params.id],
+      );
+      return {
+        status: 200,
+        body: {
+          last_seq: row?.last_seq ?? 0,
+          exported_at: row ? new Date(row.exported_at).toISOString() : null,
+        },
+      };
+    }),
+    requestAuditExport: s.route(adminContract.requestAuditExport, async ({ params, req }) => {
+      await getTenant(req.em, params.id);
+      await req.em.transactional((tx) => recordEffect(tx, 'audit-export', { tenantId: params.id }));
+      return { status: 202, body: { queued: true as const } };
+    }),
     listAuditEvents: s.route(adminContract.listAuditEvents, async ({ params, query, req }) => {
       await getTenant(req.em, params.id);
       const page = await listAuditEvents(req.em, params.id, {

@@ -1,5 +1,6 @@
 import { adminBench } from './admin.bench.js';
 import { issuanceBench } from './issuance.bench.js';
+import { scimBench } from './scim.bench.js';
 import { statusListBench } from './status-list.bench.js';
 
 /**
@@ -11,6 +12,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   admin: adminBench,
   issuance: issuanceBench,
   'status-list': statusListBench,
+  scim: scimBench,
 };
 const results: Record<string, unknown> = {};
 for (const [name, run] of Object.entries(suites)) {

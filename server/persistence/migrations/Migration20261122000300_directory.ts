@@ -26,6 +26,9 @@ export class Migration20261122000300_directory extends Migration {
     this.addSql('create unique index scim_user_name_idx on scim_user (tenant_id, lower(user_name))');
     this.addSql('create index scim_user_external_id_idx on scim_user (tenant_id, external_id)');
     this.addSql('create index scim_user_created_idx on scim_user (tenant_id, created_at, id)');
+    // Filters compare these ignoring case (RFC 7643 caseExact false).
+    this.addSql('create index scim_user_family_name_idx on scim_user (tenant_id, lower(family_name))');
+    this.addSql('create index scim_user_display_name_idx on scim_user (tenant_id, lower(display_name))');
 
     this.addSql(`
       create table scim_group (

@@ -1,0 +1,29 @@
+import path from 'node:path';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Tenant } from '../../server/tenants/tenant.entity.js';
+import type { Processor } from '../job-context.js';
+import { type AuditSink, directorySink, httpsSink } from './audit-sink.js';
+import { exportAuditEvents } from './export-audit-events.js';
+
+const cursorOf = (em: EntityManager) => ({
+  async get(tenantId: string) {
+    const [row] = await em
+      .fork()
+      .execute<{ last_seq: number }[]>('select last_seq from audit_export_cursor where tenant_id = ?', [
+        tenantId,
+      ]);
+    return row?.last_seq ?? 0;
+  },
+});
+
+/** Exports one tenant's new audit events (payload `tenantId`), or every tenant's (no payload). */
+export const auditExportProcessor: Processor = async ({ tenantId }, { em, config, logger }) => {
+  const sink: AuditSink = config.AUDIT_EXPORT_URL
+    ? httpsSink(config.AUDIT_EXPORT_URL, cursorOf(em))
+    : directorySink(config.AUDIT_EXPORT_DIR ?? path.join(config.dataDir, 'audit-export'));
+  const tenants = tenantId ? [tenantId] : (await em.find(Tenant, {}, { fields: ['id'] })).map((t) => t.id);
+  for (const id of tenants) {
+    const exported = await exportAuditEvents(em.fork(), sink, id);
+    if (exported) logger.info({ tenant: id, exported, sink: sink.description }, 'audit events exported');
+  }
+};
