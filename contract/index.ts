@@ -3,6 +3,7 @@ import { adminContract } from './admin/admin-contract.js';
 import { healthContract } from './health-contract.js';
 import { integratorContract } from './integrator-contract.js';
 import { oid4vciContract } from './oid4vci/oid4vci-contract.js';
+import { oid4vpContract } from './verification/oid4vp-contract.js';
 
 export * from './admin/api-token.js';
 export * from './admin/audit-event.js';
@@ -20,6 +21,7 @@ export const contract = c.router({
   admin: adminContract,
   integrator: integratorContract,
   oid4vci: oid4vciContract,
+  oid4vp: oid4vpContract,
 });
 export * from './admin/credential-configuration.js';
 export * from './admin/provisioning.js';
@@ -33,3 +35,5 @@ export * from './oid4vci/notification-request.js';
 export * from './oid4vci/oauth-error-response.js';
 export * from './oid4vci/oid4vci-contract.js';
 export * from './oid4vci/token-request.js';
+export * from './verification/authorization-request.js';
+export * from './verification/oid4vp-contract.js';

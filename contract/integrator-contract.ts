@@ -4,6 +4,11 @@ import { DeliveryMode } from './admin/tenant.js';
 import { CredentialStatusChange, Issuance, IssuanceCreated } from './issuance/issuance.js';
 import { IssuanceRequest } from './issuance/issuance-request.js';
 import { ProblemDetails } from './problem-details.js';
+import {
+  AuthorizationRequestCreate,
+  AuthorizationRequestCreated,
+  VerificationStatus,
+} from './verification/authorization-request.js';
 
 const c = initContract();
 
@@ -67,6 +72,21 @@ export const integratorContract = c.router(
       body: c.noBody(),
       responses: credentialStatusResponses,
       summary: 'Lift a suspension',
+    },
+    createAuthorizationRequest: {
+      method: 'POST',
+      path: '/authorization-request',
+      body: AuthorizationRequestCreate,
+      responses: { 201: AuthorizationRequestCreated, 400: ProblemDetails, 401: ProblemDetails },
+      summary:
+        'Start a presentation session (OID4VP); the wallet answers, the integrator polls, subscribes or is redirected',
+    },
+    getAuthorizationRequest: {
+      method: 'GET',
+      path: '/authorization-request/:id',
+      pathParams: z.object({ id: z.string() }),
+      responses: { 200: VerificationStatus, 401: ProblemDetails, 404: ProblemDetails },
+      summary: 'The status of a presentation session, and the disclosed claims once verified',
     },
   },
   { pathPrefix: '/api/v1', strictStatusCodes: true, metadata: { security: 'integrator' } as const },

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { IssuanceServices } from './issuance/create-issuance.js';
 import type { Signer } from './keys/signer.js';
 import type { Orm } from './persistence/orm.js';
+import type { VerifierServices } from './verification/verifier-services.js';
 
 /** What the HTTP layer and the workers are given at start; nothing reaches for globals. */
 export interface AppContext {
@@ -14,6 +15,7 @@ export interface AppContext {
   signer: Signer;
   jobs: JobDispatcher;
   issuance: IssuanceServices;
+  verifier: VerifierServices;
   /** Present when REDIS_URL is set. */
   redis?: Redis;
 }

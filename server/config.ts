@@ -33,6 +33,8 @@ const EnvSchema = z.object({
     .default(72 * 3600),
   BATCH_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   ISSUER_NAME: z.string().default('Credential Service'),
+  VERIFIER_SESSION_SECONDS: z.coerce.number().int().min(30).default(300),
+  VERIFIER_SESSION_MAX_SECONDS: z.coerce.number().int().min(30).default(1800),
   AUDIT_EXPORT_DIR: z.string().optional(),
   AUDIT_EXPORT_URL: z.string().url().startsWith('https://').optional(),
   AUDIT_EXPORT_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),

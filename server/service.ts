@@ -20,6 +20,8 @@ import { LocalKeyStore } from './keys/local-key-store.js';
 import { createLogger } from './logger.js';
 import { startEmbeddedPostgres } from './persistence/embedded-postgres.js';
 import { migrate, openOrm } from './persistence/orm.js';
+import { localSessionEvents, redisSessionEvents } from './verification/session-events.js';
+import { verifierServices } from './verification/verifier-services.js';
 
 export interface RunningService {
   context: AppContext;
@@ -55,7 +57,8 @@ export async function startService(
     );
   }
   const secret = config.KEY_ENCRYPTION_KEY ?? DEVELOPMENT_KEY_ENCRYPTION_KEY;
-  const keys = new LocalKeyStore(orm, new KeyEncryption(secret));
+  const sealing = new KeyEncryption(secret);
+  const keys = new LocalKeyStore(orm, sealing, new URL(config.verifierUrl).hostname);
   await keys.ensureKeys();
   await ensureBuiltinConfigurations(orm.em.fork());
   const issuance = {
@@ -98,7 +101,10 @@ export async function startService(
     ? scheduleAuditExport(orm, config.AUDIT_EXPORT_INTERVAL_MS, logger)
     : () => undefined;
 
+  const events = redis ? redisSessionEvents(redis) : localSessionEvents();
+  const verifier = verifierServices(config, keys, sealing, events);
   const context: AppContext = {
+    verifier,
     config,
     orm,
     logger,
@@ -131,6 +137,7 @@ export async function startService(
       stopSchedule();
       await stopListening();
       await jobs.stop();
+      await events.close();
       mail.close();
       await redis?.quit().catch(() => undefined);
       await orm.close();

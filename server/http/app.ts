@@ -17,11 +17,16 @@ import { adminKeyRoutes } from '../keys/admin-key.routes.js';
 import type { LocalKeyStore } from '../keys/local-key-store.js';
 import { oauthErrorRenderer } from '../oid4vci/oauth-error-renderer.js';
 import { mountOid4vci } from '../oid4vci/oid4vci.endpoints.js';
+import { mountOid4vp } from '../oid4vp/oid4vp.endpoints.js';
+import { mountOidc } from '../oidc/oidc.endpoints.js';
 import { scimRouter } from '../scim/scim.router.js';
 import { statusListRouter } from '../status-list/status-list.routes.js';
 import { adminTenantRoutes } from '../tenants/admin-tenant.routes.js';
+import { loginEventsRoute } from '../verification/login-events.route.js';
+import { verificationRoutes } from '../verification/verification.routes.js';
 import { adminGuard } from './admin-guard.js';
 import { apiDocsRouter } from './api-docs.js';
+import { asyncHandler } from './async-handler.js';
 import { integratorGuard } from './integrator-guard.js';
 import { notFound } from './problem.js';
 import { problemRenderer, requestValidationProblem, sendProblem } from './problem-renderer.js';
@@ -72,14 +77,24 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
   );
   createExpressEndpoints(
     integratorContract,
-    s.router(integratorContract, { ...whoAmIRoutes(), ...issuanceRoutes(ctx.issuance) }),
+    s.router(integratorContract, {
+      ...whoAmIRoutes(),
+      ...issuanceRoutes(ctx.issuance),
+      ...verificationRoutes(ctx.verifier),
+    }),
     app,
     options,
   );
   mountOid4vci(app, ctx, ctx.issuance.codes);
+  mountOid4vp(app, ctx.verifier);
+  mountOidc(app, ctx);
+  app.get('/api/login/events', asyncHandler(loginEventsRoute(ctx.verifier.events)));
 
   app.use((req, res) => sendProblem(res, notFound(`${req.method} ${req.path}`)));
-  app.use(['/oid4vci', '/.well-known', '/credential-types'], oauthErrorRenderer(ctx.logger));
+  app.use(
+    ['/oid4vci', '/oid4vp', '/oauth2', '/.well-known', '/credential-types'],
+    oauthErrorRenderer(ctx.logger),
+  );
   app.use(problemRenderer(ctx.logger));
   return app;
 }

@@ -1,8 +1,9 @@
-import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompactSign, calculateJwkThumbprint, type JWK } from 'jose';
 import type { Orm } from '../persistence/orm.js';
 import type { KeyEncryption } from './key-encryption.js';
+import { selfSignedCertificate } from './self-signed-certificate.js';
 import type { Signer } from './signer.js';
 import { KEY_PURPOSES, type KeyPurpose, SigningKey } from './signing-key.entity.js';
 
@@ -19,9 +20,35 @@ export class LocalKeyStore implements Signer {
   readonly #privateKeys = new Map<string, { key: KeyObject; purpose: KeyPurpose }>();
   readonly #active = new Map<KeyPurpose, { kid: string; at: number }>();
 
-  constructor(orm: Orm, encryption: KeyEncryption) {
+  readonly #certificateSubject: string;
+  readonly #certificates = new Map<string, string>();
+
+  constructor(orm: Orm, encryption: KeyEncryption, certificateSubject = 'credservice') {
     this.#orm = orm;
     this.#encryption = encryption;
+    this.#certificateSubject = certificateSubject;
+  }
+
+  async certificateChain(purpose: KeyPurpose): Promise<string[]> {
+    const kid = await this.activeKid(purpose);
+    const cached = this.#certificates.get(kid);
+    if (cached) return [cached];
+    const em = this.#orm.em.fork();
+    const row = await em.findOneOrFail(SigningKey, { kid });
+    if (!row.certificate) {
+      const publicKey = createPublicKey({
+        key: row.publicJwk as import('node:crypto').JsonWebKey,
+        format: 'jwk',
+      });
+      row.certificate = await selfSignedCertificate(
+        await this.#privateKey(kid, purpose),
+        publicKey,
+        this.#certificateSubject,
+      );
+      await em.flush();
+    }
+    this.#certificates.set(kid, row.certificate);
+    return [row.certificate];
   }
 
   /** Makes sure every purpose has an active key; safe when several nodes start together. */
@@ -113,6 +140,7 @@ export class LocalKeyStore implements Signer {
       privateKeyEnc: this.#encryption.seal(der, kid),
       status: 'active',
       retiredAt: null,
+      certificate: null,
     });
     await tx.flush();
     this.#privateKeys.set(kid, { key: privateKey, purpose });

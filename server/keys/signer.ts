@@ -21,4 +21,9 @@ export interface Signer {
   activeKid(purpose: KeyPurpose): Promise<string>;
   /** Public keys that verifiers should accept for the purpose: the active one and those retiring. */
   publicJwks(purpose: KeyPurpose): Promise<JWK[]>;
+  /**
+   * The X.509 chain (base64 DER, leaf first) of the purpose's active key, for `x5c` headers; with the
+   * local store, a self-signed certificate made once per key.
+   */
+  certificateChain(purpose: KeyPurpose): Promise<string[]>;
 }

@@ -18,6 +18,8 @@ export const SigningKey = defineEntity({
     status: p.enum(KEY_STATUSES),
     createdAt: p.datetime().onCreate(() => new Date()),
     retiredAt: p.datetime().nullable(),
+    /** Base64 DER of a self-signed certificate for this key, made when first asked for. */
+    certificate: p.text().nullable(),
   },
 });
 

@@ -12,8 +12,12 @@ import { OutboxMessage } from '../outbox/outbox-message.entity.js';
 import { StatusList, StatusListToken } from '../status-list/status-list.entity.js';
 import { ApiToken } from '../tenants/api-token.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
+import { PresentationSession } from '../verification/presentation-session.entity.js';
+import { TrustedIssuer } from '../verification/trusted-issuer.entity.js';
 
 export const entities = [
+  PresentationSession,
+  TrustedIssuer,
   ScimUser,
   ScimGroup,
   ScimGroupMember,

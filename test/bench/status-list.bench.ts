@@ -37,6 +37,7 @@ function memorySigner(): Signer {
     },
     activeKid: async () => 'bench',
     publicJwks: async () => [jwk],
+    certificateChain: async () => [],
   };
 }
 

@@ -230,6 +230,7 @@ describe('status lists with no worker running', () => {
       },
       sign: (...a: Parameters<Signer['sign']>) => inner.sign(...a),
       activeKid: (purpose) => inner.activeKid(purpose),
+      certificateChain: (purpose) => inner.certificateChain(purpose),
       publicJwks: (purpose) => inner.publicJwks(purpose),
     };
     const job = (): JobContext => ({

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/**
+ * What the integrator asks a wallet to present: a credential configuration of this service (the
+ * verifier builds the DCQL query) or a full DCQL query; where to send the user afterwards; how the
+ * wallet answers (encrypted by default); how long the session lives.
+ */
+export const AuthorizationRequestCreate = z
+  .object({
+    credential_configuration_id: z.string().min(1).max(200).optional(),
+    dcql_query: z
+      .object({ credentials: z.array(z.record(z.unknown())).min(1) })
+      .passthrough()
+      .optional()
+      .describe('OID4VP 1.0 section 6 DCQL query; instead of credential_configuration_id'),
+    redirect_uri: z
+      .string()
+      .url()
+      .optional()
+      .describe('Where the wallet sends the user, with code and state'),
+    response_mode: z.enum(['direct_post', 'direct_post.jwt']).default('direct_post.jwt'),
+    expires_in: z.number().int().min(30).optional().describe('Seconds; at most the configured maximum'),
+  })
+  .strict()
+  .refine((r) => Boolean(r.credential_configuration_id) !== Boolean(r.dcql_query), {
+    message: 'give either credential_configuration_id or dcql_query',
+    path: ['credential_configuration_id'],
+  });
+
+export const AuthorizationRequestCreated = z.object({
+  session_id: z.string().describe('Poll with it; the `state` of the SSE subscription'),
+  request_uri: z.string().describe('openid-vp://verifier/request/<session_id>'),
+  expires_in: z.number().int(),
+  authorization_request_uri: z
+    .string()
+    .describe('openid4vp://?client_id=…&request_uri=…: the link or QR content real wallets open'),
+  qr_code: z.string().describe('The authorization_request_uri as an SVG QR code (data: URI)'),
+});
+
+export const VerificationStatus = z.object({
+  session_id: z.string(),
+  status: z.enum(['pending', 'verified', 'failed', 'expired']),
+  verified: z.boolean(),
+  credential_type: z.string().nullable().describe('Configuration id (or vct) of the presented credential'),
+  claims: z.record(z.unknown()).optional().describe('Disclosed claims, once verified'),
+  reason: z.string().optional().describe('Machine-readable reason, once failed'),
+});

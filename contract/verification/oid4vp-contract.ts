@@ -1,0 +1,41 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { OAuthErrorResponse } from '../oid4vci/oauth-error-response.js';
+
+const c = initContract();
+
+/** OID4VP 1.0 section 8.2: the verifier's answer to a direct_post response. */
+export const AuthorizationResponseResult = z.object({
+  redirect_uri: z.string().url().optional().describe('Where the wallet sends the user next'),
+});
+
+/** The wallet-facing OpenID4VP 1.0 interface: request object by reference and the response endpoint. */
+export const oid4vpContract = c.router(
+  {
+    requestObject: {
+      method: 'GET',
+      path: '/oid4vp/auth-request/:id',
+      pathParams: z.object({ id: z.string() }),
+      responses: {
+        200: c.otherResponse({ contentType: 'application/oauth-authz-req+jwt', body: z.string() }),
+        404: OAuthErrorResponse,
+      },
+      summary: 'The signed request object of a session (never a status endpoint)',
+    },
+    authorizationResponse: {
+      method: 'POST',
+      path: '/oid4vp/auth-response',
+      contentType: 'application/x-www-form-urlencoded',
+      body: z
+        .object({
+          vp_token: z.string().optional(),
+          state: z.string().optional(),
+          response: z.string().optional().describe('direct_post.jwt: the encrypted response (JWE)'),
+        })
+        .passthrough(),
+      responses: { 200: AuthorizationResponseResult, 400: OAuthErrorResponse },
+      summary: 'The wallet posts the vp_token (direct_post) or the encrypted response (direct_post.jwt)',
+    },
+  },
+  { strictStatusCodes: true },
+);

@@ -1,0 +1,48 @@
+import { createExpressEndpoints, initServer, type RequestValidationError } from '@ts-rest/express';
+import express, { type Express, type Response } from 'express';
+import { oid4vpContract } from '../../contract/verification/oid4vp-contract.js';
+import { invalidRequest, sendOAuthError } from '../oid4vci/oauth-error.js';
+import { completePresentation } from '../verification/complete-presentation.js';
+import { PresentationSession, statusOf } from '../verification/presentation-session.entity.js';
+import { signRequestObject } from '../verification/request-object.js';
+import type { VerifierServices } from '../verification/verifier-services.js';
+
+const s = initServer();
+
+function oauthValidationError(err: RequestValidationError, _req: unknown, res: Response) {
+  const detail = [err.body, err.pathParams]
+    .flatMap((e) => e?.issues ?? [])
+    .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`);
+  sendOAuthError(res, invalidRequest(detail.join('; ') || 'malformed request'));
+}
+
+/** The wallet-facing OID4VP endpoints: the request object by reference, and the response endpoint. */
+export function mountOid4vp(app: Express, services: VerifierServices): void {
+  app.use('/oid4vp/auth-response', express.urlencoded({ extended: false, limit: '2mb' }));
+  const router = s.router(oid4vpContract, {
+    requestObject: async ({ params, req, res }) => {
+      res.setHeader('Cache-Control', 'no-store');
+      const session = await req.em.findOne(PresentationSession, { id: params.id });
+      if (!session || statusOf(session) !== 'pending') {
+        return {
+          status: 404,
+          body: {
+            error: 'not_found',
+            error_description: 'no such request, or it has expired or been answered',
+          },
+        };
+      }
+      return { status: 200, body: await signRequestObject(services, session) };
+    },
+    authorizationResponse: async ({ body, req, res }) => {
+      res.setHeader('Cache-Control', 'no-store');
+      if (!req.is('application/x-www-form-urlencoded'))
+        throw invalidRequest('the response must be application/x-www-form-urlencoded');
+      return { status: 200, body: await completePresentation(req.em, services, body) };
+    },
+  });
+  createExpressEndpoints(oid4vpContract, router, app, {
+    responseValidation: true,
+    requestValidationErrorHandler: oauthValidationError,
+  });
+}

@@ -1,0 +1,94 @@
+import type { JWK } from 'jose';
+import {
+  decodeStatusList,
+  readStatus,
+  type StatusBits,
+  StatusType,
+} from '../../status-list/status-list-encoding.js';
+import { decodeJws, isObject, verifyWithKeys } from './jws.js';
+import { check, PresentationError, reject } from './presentation-error.js';
+import type { Checks } from './types.js';
+
+/** `status.status_list` of a Referenced Token (Token Status List §6.2). */
+export interface StatusReference {
+  idx: number;
+  uri: string;
+}
+
+/**
+ * The status list entry of a credential, or undefined when it has no `status` claim (the credential
+ * is then accepted without a status check). A `status` with another mechanism than `status_list`
+ * cannot be checked here and is refused (`status_unavailable`).
+ */
+export function readStatusReference(payload: Record<string, unknown>): StatusReference | undefined {
+  const status = payload.status;
+  if (status === undefined) return undefined;
+  check(isObject(status), 'malformed', 'status is not an object');
+  const ref = status.status_list;
+  check(
+    ref !== undefined,
+    'status_unavailable',
+    'the credential uses a status mechanism other than status_list',
+  );
+  check(
+    isObject(ref) && Number.isSafeInteger(ref.idx) && (ref.idx as number) >= 0 && typeof ref.uri === 'string',
+    'malformed',
+    'status.status_list needs a non-negative integer idx and a uri',
+  );
+  return { idx: ref.idx as number, uri: ref.uri };
+}
+
+/** Token Status List §8.3 steps 2-6: fetch, validate, decompress, read. Any failure throws. */
+async function readListEntry(ref: StatusReference, issuer: string, keys: JWK[], checks: Checks) {
+  const token = await checks.fetchStatusList(ref.uri);
+  const jws = decodeJws(typeof token === 'string' ? token.trim() : token, 'the status list token');
+  check(
+    jws.header.typ === 'statuslist+jwt',
+    'malformed',
+    `typ is ${String(jws.header.typ)}, not statuslist+jwt`,
+  );
+  await verifyWithKeys(jws, keys, `the status list of ${issuer}`);
+  const { payload } = jws;
+  check(
+    payload.iss === undefined || payload.iss === issuer,
+    'malformed',
+    `signed for ${String(payload.iss)}`,
+  );
+  check(payload.sub === ref.uri, 'malformed', `its sub ${String(payload.sub)} is not ${ref.uri}`);
+  check(typeof payload.iat === 'number', 'malformed', 'it has no iat');
+  check(
+    payload.exp === undefined ||
+      (typeof payload.exp === 'number' && payload.exp > checks.now - checks.skewSeconds),
+    'malformed',
+    'it has expired',
+  );
+  const list = payload.status_list;
+  check(isObject(list) && [1, 2, 4, 8].includes(list.bits as number), 'malformed', 'bad status_list bits');
+  check(typeof list.lst === 'string', 'malformed', 'status_list has no lst');
+  return readStatus(decodeStatusList(list.lst), list.bits as StatusBits, ref.idx);
+}
+
+/**
+ * The credential's status from its Status List Token, which must be signed with a key of the
+ * credential's own issuer (`trustedIssuers(iss)`: this service publishes its status-list keys in its
+ * jwt-vc-issuer metadata; Token Status List §11.3, "same web-based key resolution"). A token that
+ * carries an `iss` must name that same issuer. VALID passes; INVALID is `revoked`, SUSPENDED is
+ * `suspended`; anything else, and every failure to fetch, verify or read the list, is
+ * `status_unavailable`: no statement can be made, so the credential is refused (fail closed).
+ */
+export async function checkStatus(ref: StatusReference, issuer: string, keys: JWK[], checks: Checks) {
+  let value: number;
+  try {
+    value = await readListEntry(ref, issuer, keys, checks);
+  } catch (e) {
+    const reason = e instanceof PresentationError || e instanceof Error ? e.message : String(e);
+    return reject('status_unavailable', `the status list ${ref.uri} cannot be used: ${reason}`, e);
+  }
+  check(value !== StatusType.INVALID, 'revoked', 'the credential is revoked');
+  check(value !== StatusType.SUSPENDED, 'suspended', 'the credential is suspended');
+  check(
+    value === StatusType.VALID,
+    'status_unavailable',
+    `the credential has status 0x${value.toString(16)}`,
+  );
+}

@@ -1,0 +1,17 @@
+/**
+ * Verification of OID4VP 1.0 presentations: `verifyVpToken` checks a `vp_token` against the session's
+ * DCQL query and returns the verified credentials, or throws a PresentationError with a code.
+ */
+
+export type { DcqlQuery } from '../../../contract/oid4vp/dcql-query.js';
+export { buildDcqlForVct } from './build-dcql.js';
+export { PresentationError, type PresentationErrorCode } from './presentation-error.js';
+export { jwtVcIssuerMetadataUrl, trustedIssuersFromMetadata } from './resolve-issuer-keys.js';
+export { cachedStatusListFetcher, type StatusListCacheOptions } from './status-list-cache.js';
+export type {
+  VerificationContext,
+  VerifiedCredential,
+  VerifiedFormat,
+  VerifiedPresentation,
+} from './types.js';
+export { verifyVpToken } from './verify-vp-token.js';

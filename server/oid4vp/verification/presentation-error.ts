@@ -1,0 +1,78 @@
+/**
+ * Why a VP Token was rejected, as a machine-readable code the verifier's HTTP side can store with the
+ * session and show to the integrator. Every check of this module throws a PresentationError; nothing
+ * else escapes `verifyVpToken` (an unexpected exception is wrapped as `malformed`).
+ */
+export type PresentationErrorCode =
+  /** Not a VP Token / presentation of the expected shape: bad JSON, bad JWS, wrong types. */
+  | 'malformed'
+  /** The query asks for a format this verifier does not verify, or the presentation is of another format. */
+  | 'unsupported_format'
+  /** An issuer, KB-JWT or VP signature does not verify (or no trusted key matches its `kid`). */
+  | 'invalid_signature'
+  /** `trustedIssuers(iss)` gave no keys for the credential's issuer. */
+  | 'untrusted_issuer'
+  /** `exp` (or `validUntil` / `expirationDate`) of the credential has passed. */
+  | 'expired'
+  /** `nbf` / `iat` (or `validFrom` / `issuanceDate`) of the credential is in the future. */
+  | 'not_yet_valid'
+  /** `vct` (and `aka_vcts`) of an SD-JWT VC is not one of `meta.vct_values`. */
+  | 'wrong_vct'
+  /** `type` of a W3C credential matches no entry of `meta.type_values`. */
+  | 'wrong_type'
+  /** A disclosure does not belong to the credential, is repeated, or has a bad shape. */
+  | 'tampered_disclosure'
+  /** Holder binding is required but the KB-JWT / VP is absent, or the credential has no `cnf`. */
+  | 'missing_key_binding'
+  | 'wrong_nonce'
+  | 'wrong_audience'
+  /** The KB-JWT / VP `iat` is missing, older than `maxKbAgeSeconds`, or in the future. */
+  | 'stale_key_binding'
+  /** The KB-JWT's `sd_hash` is not the digest of the SD-JWT it came with. */
+  | 'sd_hash_mismatch'
+  /** Status list entry INVALID (0x01). */
+  | 'revoked'
+  /** Status list entry SUSPENDED (0x02). */
+  | 'suspended'
+  /**
+   * No statement about the status can be made, so the credential is refused (fail closed): the list
+   * cannot be fetched, its signature or claims are bad, the index is outside it, the value is not
+   * one of VALID/INVALID/SUSPENDED, or the credential uses a status mechanism not supported here.
+   */
+  | 'status_unavailable'
+  /** A requested claim (or every `claim_sets` option) is not among what was disclosed. */
+  | 'missing_claims'
+  /** A required Credential Query (or `credential_sets` entry) has no presentation. */
+  | 'missing_credential';
+
+export class PresentationError extends Error {
+  override name = 'PresentationError';
+  /** The DCQL Credential Query whose presentation failed, when the failure is about one. */
+  readonly queryId?: string;
+  constructor(
+    readonly code: PresentationErrorCode,
+    message: string,
+    options: { cause?: unknown; queryId?: string } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    if (options.queryId !== undefined) this.queryId = options.queryId;
+  }
+}
+
+/** Throws a PresentationError unless `ok`; keeps each verification step to one line. */
+export function check(ok: unknown, code: PresentationErrorCode, message: string): asserts ok {
+  if (!ok) throw new PresentationError(code, message);
+}
+
+/** Rejects the presentation: for expressions, where an assertion cannot stand. */
+export function reject(code: PresentationErrorCode, message: string, cause?: unknown): never {
+  throw new PresentationError(code, message, { cause });
+}
+
+/** Adds the DCQL query id to a failure, so the integrator learns which credential failed. */
+export function inQuery(queryId: string, e: unknown): PresentationError {
+  if (e instanceof PresentationError)
+    return new PresentationError(e.code, `${queryId}: ${e.message}`, { cause: e.cause, queryId });
+  const message = e instanceof Error ? e.message : String(e);
+  return new PresentationError('malformed', `${queryId}: ${message}`, { cause: e, queryId });
+}

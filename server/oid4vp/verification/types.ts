@@ -1,0 +1,85 @@
+import type { JWK } from 'jose';
+
+/** What the verifier knows about the transaction, and how it reaches the outside world. */
+export interface VerificationContext {
+  /** The `nonce` of the Authorization Request (the session's). */
+  nonce: string;
+  /** The full Client Identifier, with its prefix, e.g. `x509_san_dns:verifier.example`: the expected `aud`. */
+  clientId: string;
+  /** The verification time; now when absent. */
+  now?: Date;
+  /** How old a KB-JWT or VP JWT (`iat`) may be, in seconds. Default 300. */
+  maxKbAgeSeconds?: number;
+  /** Tolerated clock difference for every time comparison, in seconds. Default 60. */
+  clockSkewSeconds?: number;
+  /**
+   * The keys of a trusted issuer, `undefined` (or an empty list) when the issuer is not trusted. They
+   * verify the credential's signature and its Status List Token (this service publishes its
+   * status-list keys next to its issuer keys in `/.well-known/jwt-vc-issuer`). A throw is treated as
+   * not trusted. It is called with the credential's `iss` before its signature is checked, so it must
+   * not fetch anything for an issuer it does not already trust (SSRF). `trustedIssuersFromMetadata`
+   * builds one from an allow-list.
+   */
+  trustedIssuers: (iss: string) => Promise<JWK[] | undefined>;
+  /**
+   * The compact `statuslist+jwt` at `uri` (`status.status_list.uri` of the credential). A throw means
+   * `status_unavailable`. Called only for credentials of a trusted issuer whose signature verified;
+   * still, refuse non-HTTPS and internal addresses and bound the response size. `cachedStatusListFetcher`
+   * wraps one with a cache honouring the token's `ttl`.
+   */
+  fetchStatusList: (uri: string) => Promise<string>;
+}
+
+export type VerifiedFormat = 'dc+sd-jwt' | 'jwt_vc_json';
+
+export interface VerifiedCredential {
+  /** The `id` of the DCQL Credential Query the presentation answered. */
+  queryId: string;
+  format: VerifiedFormat;
+  /** `iss` of the credential (issuer-signed). */
+  issuer: string;
+  /** `vct` of an SD-JWT VC. */
+  vct?: string;
+  /** `type` of a W3C credential. */
+  type?: string[];
+  /**
+   * What the credential says. SD-JWT VC: the issuer-signed payload with the presented disclosures
+   * applied (nested objects, arrays), without `_sd`, `_sd_alg`, `cnf` and `status`; claims that were
+   * not disclosed are absent. jwt_vc_json: the credential (the `vc` claim, the root DCQL paths start
+   * from, e.g. `credentialSubject.given_name`).
+   */
+  claims: Record<string, unknown>;
+  /** The holder's public key the presentation was proven with; absent without holder binding. */
+  holderKey?: JWK;
+  /** `exp` of the credential, when it has one. */
+  expiresAt?: Date;
+}
+
+export interface VerifiedPresentation {
+  /** In the order of the DCQL `credentials`, then of the presentations within each entry. */
+  credentials: VerifiedCredential[];
+}
+
+/** The context with its defaults applied; what the per-format verifiers receive. */
+export interface Checks {
+  nonce: string;
+  clientId: string;
+  /** Seconds since the epoch. */
+  now: number;
+  maxKbAgeSeconds: number;
+  skewSeconds: number;
+  trustedIssuers: VerificationContext['trustedIssuers'];
+  fetchStatusList: VerificationContext['fetchStatusList'];
+}
+
+export function resolveChecks(ctx: VerificationContext): Checks {
+  return {
+    nonce: ctx.nonce,
+    clientId: ctx.clientId,
+    now: Math.floor((ctx.now ?? new Date()).getTime() / 1000),
+    maxKbAgeSeconds: ctx.maxKbAgeSeconds ?? 300,
+    skewSeconds: ctx.clockSkewSeconds ?? 60,
+    trustedIssuers: ctx.trustedIssuers,
+    fetchStatusList: ctx.fetchStatusList,
+  };
+}

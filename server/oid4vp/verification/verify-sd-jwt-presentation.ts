@@ -1,0 +1,93 @@
+import type { CredentialQuery } from '../../../contract/oid4vp/dcql-query.js';
+import { checkKeyBinding } from './check-key-binding.js';
+import { checkStatus, readStatusReference } from './check-status.js';
+import { checkValidityClaims } from './check-validity.js';
+import { decodeJws, isObject, publicJwk, verifyWithKeys } from './jws.js';
+import { checkRequestedClaims, checkVct } from './match-dcql.js';
+import { check } from './presentation-error.js';
+import { trustedIssuerKeys } from './resolve-issuer-keys.js';
+import { applyDisclosures, holdsDigests, splitSdJwt } from './sd-jwt.js';
+import type { Checks, VerifiedCredential } from './types.js';
+
+/** `typ` of an SD-JWT VC; `vc+sd-jwt` is its name until late 2024, still accepted. */
+export const SD_JWT_VC_TYPES = ['dc+sd-jwt', 'vc+sd-jwt'];
+
+/** Claims that must be issuer-signed in the clear, never (in part) disclosed (SD-JWT VC, "Registered JWT Claims"). */
+const NEVER_DISCLOSED = ['iss', 'nbf', 'exp', 'cnf', 'vct', 'vct#integrity', 'aka_vcts', 'status'];
+
+/** Technical claims left out of `claims` in the result (the holder key and status are checked here). */
+const NOT_REPORTED = ['cnf', 'status'];
+
+/**
+ * Verifies one `dc+sd-jwt` presentation (OID4VP 1.0 §B.3, SD-JWT VC "Verification and Processing", RFC 9901 §7): the issuer
+ * signature with a trusted key of `iss` (no `x5c`), the disclosures, `vct` against the query, the
+ * validity period, holder binding (KB-JWT signed by `cnf.jwk`, for this nonce, client_id, and SD-JWT;
+ * required unless the query sets `require_cryptographic_holder_binding: false`; checked whenever
+ * present), the requested claims, and last the status list.
+ */
+export async function verifySdJwtPresentation(
+  presentation: unknown,
+  query: CredentialQuery,
+  checks: Checks,
+): Promise<VerifiedCredential> {
+  check(typeof presentation === 'string', 'malformed', 'an SD-JWT presentation is not a string');
+  const parts = splitSdJwt(presentation);
+  const jwt = decodeJws(parts.issuerJwt, 'the issuer-signed JWT');
+  check(
+    SD_JWT_VC_TYPES.includes(jwt.header.typ as string),
+    'unsupported_format',
+    `typ ${String(jwt.header.typ)} is not dc+sd-jwt`,
+  );
+  const signed = jwt.payload;
+  const iss = signed.iss;
+  check(typeof iss === 'string' && iss, 'malformed', 'the credential has no iss');
+  const issuerKeys = await trustedIssuerKeys(iss, checks.trustedIssuers);
+  await verifyWithKeys(jwt, issuerKeys, `the credential of ${iss}`);
+
+  const sdAlg = signed._sd_alg ?? 'sha-256';
+  check(typeof sdAlg === 'string', 'malformed', '_sd_alg is not a string');
+  for (const name of NEVER_DISCLOSED)
+    check(!holdsDigests(signed[name]), 'malformed', `${name} must not be selectively disclosable`);
+  const processed = applyDisclosures(signed, parts.disclosures, sdAlg);
+  for (const name of NEVER_DISCLOSED)
+    check(
+      Object.hasOwn(signed, name) || !Object.hasOwn(processed, name),
+      'malformed',
+      `${name} must not be selectively disclosed`,
+    );
+
+  const vct = signed.vct;
+  check(typeof vct === 'string' && vct, 'malformed', 'the credential has no vct');
+  checkVct(vct, signed.aka_vcts, query);
+  const exp = checkValidityClaims(processed, checks);
+
+  const cnf = signed.cnf;
+  const holderKey = isObject(cnf) && cnf.jwk !== undefined ? publicJwk(cnf.jwk, 'cnf.jwk') : undefined;
+  const bindingRequired = query.require_cryptographic_holder_binding !== false;
+  if (bindingRequired) {
+    check(holderKey, 'missing_key_binding', 'the credential has no cnf.jwk to bind a presentation to');
+    check(parts.keyBindingJwt, 'missing_key_binding', 'the presentation has no KB-JWT');
+  }
+  if (parts.keyBindingJwt) {
+    check(holderKey, 'missing_key_binding', 'a KB-JWT came with a credential without cnf.jwk');
+    await checkKeyBinding(
+      { keyBindingJwt: parts.keyBindingJwt, holderKey, sdJwt: parts.sdJwt, sdAlg },
+      checks,
+    );
+  }
+
+  checkRequestedClaims(processed, query);
+  const statusRef = readStatusReference(signed);
+  if (statusRef) await checkStatus(statusRef, iss, issuerKeys, checks);
+
+  const claims = Object.fromEntries(Object.entries(processed).filter(([k]) => !NOT_REPORTED.includes(k)));
+  return {
+    queryId: query.id,
+    format: 'dc+sd-jwt',
+    issuer: iss,
+    vct,
+    claims,
+    ...(holderKey && parts.keyBindingJwt ? { holderKey } : {}),
+    ...(exp !== undefined ? { expiresAt: new Date(exp * 1000) } : {}),
+  };
+}

@@ -1,0 +1,118 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import QRCode from 'qrcode';
+import { appendAuditEvent } from '../audit/audit-log.js';
+import { vctOf } from '../credential-configurations/credential-configuration.entity.js';
+import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
+import { validationError } from '../http/problem.js';
+import { buildDcqlForVct } from '../oid4vp/verification/index.js';
+import { PresentationSession } from './presentation-session.entity.js';
+import type { VerifierServices } from './verifier-services.js';
+
+export interface SessionRequest {
+  credential_configuration_id?: string | undefined;
+  dcql_query?: Record<string, unknown> | undefined;
+  redirect_uri?: string | undefined;
+  response_mode: 'direct_post' | 'direct_post.jwt';
+  expires_in?: number | undefined;
+}
+
+const random = (bytes: number) => randomBytes(bytes).toString('base64url');
+
+export const requestObjectUrl = (verifierUrl: string, sessionId: string) =>
+  `${verifierUrl}/oid4vp/auth-request/${sessionId}`;
+
+/**
+ * Starts a presentation session: the DCQL query (from a configuration's type and claims, or as
+ * given), a 256-bit nonce and state, and for direct_post.jwt a key of its own to encrypt to.
+ */
+export async function createPresentationSession(
+  em: EntityManager,
+  s: VerifierServices,
+  tenantId: string,
+  actor: string,
+  req: SessionRequest,
+) {
+  let dcqlQuery = req.dcql_query;
+  if (req.credential_configuration_id) {
+    const configuration = await findConfiguration(em, req.credential_configuration_id);
+    if (!configuration)
+      throw validationError([
+        { field: 'credential_configuration_id', message: 'unknown credential configuration' },
+      ]);
+    const paths = configuration.claims.map((c) => c.path.filter((p): p is string | number => p !== null));
+    dcqlQuery = buildDcqlForVct(vctOf(configuration, s.config.issuerUrl), paths) as unknown as Record<
+      string,
+      unknown
+    >;
+  }
+  const max = s.config.VERIFIER_SESSION_MAX_SECONDS;
+  if (req.expires_in && req.expires_in > max)
+    throw validationError([{ field: 'expires_in', message: `at most ${max}` }]);
+  const expiresIn = req.expires_in ?? s.config.VERIFIER_SESSION_SECONDS;
+  const id = random(16);
+  const encrypted = req.response_mode === 'direct_post.jwt';
+  const encKid = encrypted ? random(12) : null;
+  let sealed: string | null = null;
+  let publicJwk: Record<string, string> | null = null;
+  if (encKid) {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    sealed = s.sealing.seal(privateKey.export({ format: 'der', type: 'pkcs8' }), encKid);
+    const { kty, crv, x, y } = publicKey.export({ format: 'jwk' }) as Record<string, string>;
+    publicJwk = {
+      kty: kty ?? 'EC',
+      crv: crv ?? 'P-256',
+      x: x ?? '',
+      y: y ?? '',
+      kid: encKid,
+      use: 'enc',
+      alg: 'ECDH-ES',
+    };
+  }
+  const now = new Date();
+  const session = await em.transactional(async (tx) => {
+    const row = tx.create(PresentationSession, {
+      id,
+      tenantId,
+      status: 'pending',
+      credentialConfigurationId: req.credential_configuration_id ?? null,
+      dcqlQuery: dcqlQuery ?? {},
+      responseMode: req.response_mode,
+      nonce: random(32),
+      state: random(32),
+      redirectUri: req.redirect_uri ?? null,
+      encKid,
+      encKeySealed: sealed,
+      encPublicJwk: publicJwk,
+      result: null,
+      failureReason: null,
+      responseCodeHash: null,
+      responseCodeExpiresAt: null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + expiresIn * 1000),
+      completedAt: null,
+    });
+    await tx.flush();
+    await appendAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'verification.requested',
+      subject: id,
+      details: { configuration: req.credential_configuration_id ?? null, response_mode: req.response_mode },
+    });
+    return row;
+  });
+  const { clientId } = await s.identity();
+  const authorizationRequestUri = `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestObjectUrl(s.config.verifierUrl, id))}`;
+  const svg = await QRCode.toString(authorizationRequestUri, {
+    type: 'svg',
+    errorCorrectionLevel: 'M',
+    margin: 2,
+  });
+  return {
+    session,
+    expiresIn,
+    authorizationRequestUri,
+    qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+  };
+}

@@ -1,0 +1,53 @@
+import type { Request, Response } from 'express';
+import { PresentationSession, statusOf } from './presentation-session.entity.js';
+import type { SessionEvent, SessionEvents } from './session-events.js';
+
+const HEARTBEAT_MS = 15_000;
+const FINAL = new Set(['verified', 'failed', 'expired']);
+
+/**
+ * `GET /api/login/events?state=<session_id>`: server-sent events of a session's status, for the page
+ * that shows the QR code. Only the status travels (never claims); the stream sends the current
+ * status at once, heartbeats while it waits, and closes on a final status or at expiry.
+ */
+export const loginEventsRoute = (events: SessionEvents) => async (req: Request, res: Response) => {
+  const sessionId = typeof req.query.state === 'string' ? req.query.state : '';
+  const session = sessionId ? await req.em.findOne(PresentationSession, { id: sessionId }) : null;
+  if (!session) {
+    res.status(404).json({ error: 'not_found', error_description: 'no such session' });
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  const send = (e: SessionEvent) => res.write(`event: status\ndata: ${JSON.stringify(e)}\n\n`);
+  const current = statusOf(session);
+  send({ session_id: session.id, status: current });
+  if (FINAL.has(current)) return void res.end();
+
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    clearTimeout(expiry);
+    unsubscribe();
+    res.end();
+  };
+  const unsubscribe = events.subscribe(session.id, (e) => {
+    send(e);
+    if (FINAL.has(e.status)) close();
+  });
+  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+  const expiry = setTimeout(
+    () => {
+      send({ session_id: session.id, status: 'expired' });
+      close();
+    },
+    Math.max(0, session.expiresAt.getTime() - Date.now()),
+  );
+  req.on('close', close);
+};

@@ -1,0 +1,40 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+export const SESSION_STATUSES = ['pending', 'verified', 'failed'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number] | 'expired';
+
+/**
+ * One presentation request of a tenant and what became of it. The disclosed claims (`result`) are
+ * personal data; they live as long as the session row.
+ */
+export const PresentationSession = defineEntity({
+  name: 'PresentationSession',
+  tableName: 'presentation_session',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string(),
+    status: p.enum(SESSION_STATUSES),
+    credentialConfigurationId: p.string().nullable(),
+    dcqlQuery: p.json<Record<string, unknown>>(),
+    responseMode: p.enum(['direct_post', 'direct_post.jwt'] as const),
+    nonce: p.string(),
+    state: p.string(),
+    redirectUri: p.string().nullable(),
+    encKid: p.string().nullable(),
+    /** The session's ECDH-ES private key, sealed like signing keys. */
+    encKeySealed: p.text().nullable(),
+    encPublicJwk: p.json<Record<string, string>>().nullable(),
+    result: p.json<Record<string, unknown>>().nullable(),
+    failureReason: p.string().nullable(),
+    responseCodeHash: p.string().nullable(),
+    responseCodeExpiresAt: p.datetime().nullable(),
+    createdAt: p.datetime(),
+    expiresAt: p.datetime(),
+    completedAt: p.datetime().nullable(),
+  },
+});
+
+export type PresentationSession = InferEntity<typeof PresentationSession>;
+
+export const statusOf = (s: PresentationSession): SessionStatus =>
+  s.status === 'pending' && s.expiresAt <= new Date() ? 'expired' : s.status;

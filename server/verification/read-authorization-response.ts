@@ -1,0 +1,72 @@
+import { createPrivateKey } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { compactDecrypt, decodeProtectedHeader } from 'jose';
+import { invalidRequest } from '../oid4vci/oauth-error.js';
+import { PresentationSession } from './presentation-session.entity.js';
+import type { VerifierServices } from './verifier-services.js';
+
+export interface AuthorizationResponseForm {
+  vp_token?: string | undefined;
+  state?: string | undefined;
+  response?: string | undefined;
+}
+
+export interface ReadResponse {
+  session: PresentationSession;
+  vpToken: unknown;
+  encrypted: boolean;
+}
+
+/**
+ * The session and `vp_token` of a wallet's response: plain (direct_post: form fields) or encrypted
+ * (direct_post.jwt: a JWE to the session's key, found by its `kid`, holding `{ vp_token, state }`).
+ */
+export async function readAuthorizationResponse(
+  em: EntityManager,
+  s: VerifierServices,
+  form: AuthorizationResponseForm,
+): Promise<ReadResponse> {
+  if (form.response) {
+    let kid: string | undefined;
+    try {
+      kid = decodeProtectedHeader(form.response).kid;
+    } catch {
+      throw invalidRequest('response is not a JWE');
+    }
+    const session = kid ? await em.findOne(PresentationSession, { encKid: kid }) : null;
+    if (!session?.encKeySealed || !session.encKid)
+      throw invalidRequest('response is not encrypted to a key of a session');
+    const key = createPrivateKey({
+      key: s.sealing.open(session.encKeySealed, session.encKid),
+      format: 'der',
+      type: 'pkcs8',
+    });
+    let payload: { vp_token?: unknown; state?: unknown };
+    try {
+      const { plaintext } = await compactDecrypt(form.response, key, {
+        keyManagementAlgorithms: ['ECDH-ES'],
+        contentEncryptionAlgorithms: ['A128GCM', 'A256GCM'],
+      });
+      payload = JSON.parse(new TextDecoder().decode(plaintext));
+    } catch {
+      throw invalidRequest('response cannot be decrypted, or is not JSON');
+    }
+    if (payload.state !== session.state) throw invalidRequest('state does not match the session');
+    return { session, vpToken: parseVpToken(payload.vp_token), encrypted: true };
+  }
+  if (!form.state) throw invalidRequest('state is required');
+  if (form.vp_token === undefined) throw invalidRequest('vp_token is required');
+  const session = await em.findOne(PresentationSession, { state: form.state });
+  if (!session) throw invalidRequest('state does not belong to a session');
+  return { session, vpToken: parseVpToken(form.vp_token), encrypted: false };
+}
+
+/** vp_token is a JSON object (OID4VP 1.0 section 8.1), sent as a string in a form. */
+function parseVpToken(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw invalidRequest('vp_token is not a JSON object');
+  }
+}

@@ -1,0 +1,47 @@
+import type { PresentationSession } from './presentation-session.entity.js';
+import type { VerifierServices } from './verifier-services.js';
+
+export const responseUri = (verifierUrl: string) => `${verifierUrl}/oid4vp/auth-response`;
+
+/** The formats and algorithms this verifier accepts (OID4VP 1.0 appendix B). */
+export const VP_FORMATS_SUPPORTED = {
+  'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
+  jwt_vp_json: { alg_values: ['ES256'] },
+};
+
+/**
+ * The signed Request Object of a session (OID4VP 1.0 section 5, JAR): `typ oauth-authz-req+jwt`,
+ * the verifier's certificate in `x5c` behind an `x509_hash` client identifier, and for
+ * direct_post.jwt the session's own ECDH-ES key in `client_metadata.jwks`.
+ */
+export async function signRequestObject(s: VerifierServices, session: PresentationSession): Promise<string> {
+  const { clientId, x5c } = await s.identity();
+  const now = Math.floor(Date.now() / 1000);
+  const encrypted = session.responseMode === 'direct_post.jwt' && session.encPublicJwk;
+  return s.signer.signJwt(
+    'verifier',
+    { typ: 'oauth-authz-req+jwt', x5c },
+    {
+      iss: clientId,
+      aud: 'https://self-issued.me/v2',
+      client_id: clientId,
+      response_type: 'vp_token',
+      response_mode: session.responseMode,
+      response_uri: responseUri(s.config.verifierUrl),
+      nonce: session.nonce,
+      state: session.state,
+      dcql_query: session.dcqlQuery,
+      client_metadata: {
+        vp_formats_supported: VP_FORMATS_SUPPORTED,
+        ...(encrypted
+          ? {
+              jwks: { keys: [session.encPublicJwk] },
+              encrypted_response_enc_values_supported: ['A128GCM', 'A256GCM'],
+            }
+          : {}),
+      },
+      iat: now,
+      exp: Math.floor(session.expiresAt.getTime() / 1000),
+    },
+  );
+}

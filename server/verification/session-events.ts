@@ -1,0 +1,65 @@
+import { EventEmitter } from 'node:events';
+import type { Redis } from 'ioredis';
+import type { SessionStatus } from './presentation-session.entity.js';
+
+export interface SessionEvent {
+  session_id: string;
+  status: SessionStatus;
+}
+
+/**
+ * Status changes of presentation sessions, to whoever watches them (SSE). With Redis they cross
+ * nodes: the wallet's response may land on one node while the browser listens on another.
+ */
+export interface SessionEvents {
+  publish(event: SessionEvent): Promise<void>;
+  subscribe(sessionId: string, listener: (event: SessionEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+const channel = (sessionId: string) => `credservice:session:${sessionId}`;
+
+export function localSessionEvents(): SessionEvents {
+  const emitter = new EventEmitter().setMaxListeners(0);
+  return {
+    publish: async (e) => void emitter.emit(e.session_id, e),
+    subscribe(sessionId, listener) {
+      emitter.on(sessionId, listener);
+      return () => emitter.off(sessionId, listener);
+    },
+    close: async () => void emitter.removeAllListeners(),
+  };
+}
+
+/** Redis pub/sub: one subscriber connection per node, channels subscribed while someone listens. */
+export function redisSessionEvents(redis: Redis): SessionEvents {
+  const local = localSessionEvents();
+  const subscriber = redis.duplicate();
+  const counts = new Map<string, number>();
+  subscriber.on('message', (ch: string, message: string) => {
+    const event = JSON.parse(message) as SessionEvent;
+    if (ch === channel(event.session_id)) void local.publish(event);
+  });
+  return {
+    publish: async (e) => void (await redis.publish(channel(e.session_id), JSON.stringify(e))),
+    subscribe(sessionId, listener) {
+      const n = (counts.get(sessionId) ?? 0) + 1;
+      counts.set(sessionId, n);
+      if (n === 1) void subscriber.subscribe(channel(sessionId));
+      const off = local.subscribe(sessionId, listener);
+      return () => {
+        off();
+        const left = (counts.get(sessionId) ?? 1) - 1;
+        if (left > 0) counts.set(sessionId, left);
+        else {
+          counts.delete(sessionId);
+          void subscriber.unsubscribe(channel(sessionId));
+        }
+      };
+    },
+    close: async () => {
+      await local.close();
+      subscriber.disconnect();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { initServer } from '@ts-rest/express';
+import { integratorContract } from '../../contract/integrator-contract.js';
+import { notFound } from '../http/problem.js';
+import { principalOf } from '../http/request-context.js';
+import { createPresentationSession } from './create-presentation-session.js';
+import { PresentationSession, statusOf } from './presentation-session.entity.js';
+import type { VerifierServices } from './verifier-services.js';
+
+const s = initServer();
+
+/** The integrator's verification API: start a session, read its result (never another tenant's). */
+export function verificationRoutes(services: VerifierServices) {
+  return {
+    createAuthorizationRequest: s.route(
+      integratorContract.createAuthorizationRequest,
+      async ({ body, req }) => {
+        const p = principalOf(req);
+        const created = await createPresentationSession(req.em, services, p.tenantId, req.actor ?? '', body);
+        return {
+          status: 201,
+          body: {
+            session_id: created.session.id,
+            request_uri: `openid-vp://verifier/request/${created.session.id}`,
+            expires_in: created.expiresIn,
+            authorization_request_uri: created.authorizationRequestUri,
+            qr_code: created.qrCode,
+          },
+        };
+      },
+    ),
+    getAuthorizationRequest: s.route(integratorContract.getAuthorizationRequest, async ({ params, req }) => {
+      const session = await req.em.findOne(PresentationSession, {
+        id: params.id,
+        tenantId: principalOf(req).tenantId,
+      });
+      if (!session) throw notFound(`session ${params.id}`);
+      const status = statusOf(session);
+      const result = session.result as {
+        claims?: Record<string, unknown>;
+        credential_type?: string | null;
+      } | null;
+      return {
+        status: 200,
+        body: {
+          session_id: session.id,
+          status,
+          verified: status === 'verified',
+          credential_type: result?.credential_type ?? session.credentialConfigurationId ?? null,
+          ...(status === 'verified' && result?.claims ? { claims: result.claims } : {}),
+          ...(status === 'failed' && session.failureReason ? { reason: session.failureReason } : {}),
+        },
+      };
+    }),
+  };
+}

@@ -1,0 +1,71 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { JWK } from 'jose';
+import type { Config } from '../config.js';
+import type { KeyEncryption } from '../keys/key-encryption.js';
+import { x509Hash } from '../keys/self-signed-certificate.js';
+import type { Signer } from '../keys/signer.js';
+import { cachedStatusListFetcher, trustedIssuersFromMetadata } from '../oid4vp/verification/index.js';
+import type { SessionEvents } from './session-events.js';
+import { TrustedIssuer } from './trusted-issuer.entity.js';
+
+/** What the verifier's domain functions are given at start. */
+export interface VerifierServices {
+  config: Config;
+  signer: Signer;
+  sealing: KeyEncryption;
+  events: SessionEvents;
+  /** Status list tokens, fetched once per their ttl for the whole process. */
+  fetchStatusList: (uri: string) => Promise<string>;
+  /** The issuers a tenant trusts: this service's own issuer, plus the tenant's trusted issuers. */
+  trustedIssuers: (em: EntityManager, tenantId: string) => (iss: string) => Promise<JWK[] | undefined>;
+  /** `x509_hash:…` and the certificate chain the request objects carry. */
+  identity(): Promise<{ clientId: string; x5c: string[] }>;
+}
+
+const fetchText = async (uri: string) => {
+  const res = await fetch(uri, {
+    signal: AbortSignal.timeout(5_000),
+    headers: { accept: 'application/statuslist+jwt' },
+  });
+  if (!res.ok) throw new Error(`${uri} answered ${res.status}`);
+  return res.text();
+};
+
+const fetchJson = async (url: string) => {
+  const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  return res.json();
+};
+
+export function verifierServices(
+  config: Config,
+  signer: Signer,
+  sealing: KeyEncryption,
+  events: SessionEvents,
+): VerifierServices {
+  const resolvers = new Map<string, (iss: string) => Promise<JWK[] | undefined>>();
+  return {
+    config,
+    signer,
+    sealing,
+    events,
+    fetchStatusList: cachedStatusListFetcher(fetchText),
+    trustedIssuers: (em, tenantId) => async (iss) => {
+      if (iss === config.issuerUrl)
+        return [...(await signer.publicJwks('issuer')), ...(await signer.publicJwks('status-list'))];
+      const trusted = await em.findOne(TrustedIssuer, { tenantId, issuer: iss });
+      if (!trusted) return undefined;
+      if (trusted.jwks) return trusted.jwks.keys as JWK[];
+      let resolve = resolvers.get(iss);
+      if (!resolve) {
+        resolve = trustedIssuersFromMetadata([iss], fetchJson);
+        resolvers.set(iss, resolve);
+      }
+      return resolve(iss);
+    },
+    async identity() {
+      const x5c = await signer.certificateChain('verifier');
+      return { clientId: `x509_hash:${x509Hash(x5c[0] ?? '')}`, x5c };
+    },
+  };
+}
