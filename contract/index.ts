@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { adminContract } from './admin/admin-contract.js';
+import { trustedIssuerContract } from './admin/trusted-issuer-contract.js';
 import { healthContract } from './health-contract.js';
 import { integratorContract } from './integrator-contract.js';
 import { oid4vciContract } from './oid4vci/oid4vci-contract.js';
@@ -22,9 +23,11 @@ export const contract = c.router({
   integrator: integratorContract,
   oid4vci: oid4vciContract,
   oid4vp: oid4vpContract,
+  trustedIssuers: trustedIssuerContract,
 });
 export * from './admin/credential-configuration.js';
 export * from './admin/provisioning.js';
+export * from './admin/trusted-issuer-contract.js';
 export * from './issuance/issuance.js';
 export * from './issuance/issuance-request.js';
 export * from './oid4vci/credential-issuer-metadata.js';

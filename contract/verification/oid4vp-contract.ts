@@ -31,6 +31,11 @@ export const oid4vpContract = c.router(
           vp_token: z.string().optional(),
           state: z.string().optional(),
           response: z.string().optional().describe('direct_post.jwt: the encrypted response (JWE)'),
+          error: z
+            .string()
+            .optional()
+            .describe('The wallet declined (OID4VP section 8.5), e.g. access_denied'),
+          error_description: z.string().optional(),
         })
         .passthrough(),
       responses: { 200: AuthorizationResponseResult, 400: OAuthErrorResponse },

@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { adminContract } from '../../contract/admin/admin-contract.js';
+import { trustedIssuerContract } from '../../contract/admin/trusted-issuer-contract.js';
 import { healthContract } from '../../contract/health-contract.js';
 import { integratorContract } from '../../contract/integrator-contract.js';
 import type { AppContext } from '../app-context.js';
@@ -22,6 +23,7 @@ import { mountOidc } from '../oidc/oidc.endpoints.js';
 import { scimRouter } from '../scim/scim.router.js';
 import { statusListRouter } from '../status-list/status-list.routes.js';
 import { adminTenantRoutes } from '../tenants/admin-tenant.routes.js';
+import { adminTrustedIssuerRoutes } from '../verification/admin-trusted-issuer.routes.js';
 import { loginEventsRoute } from '../verification/login-events.route.js';
 import { verificationRoutes } from '../verification/verification.routes.js';
 import { adminGuard } from './admin-guard.js';
@@ -85,6 +87,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
     app,
     options,
   );
+  createExpressEndpoints(trustedIssuerContract, adminTrustedIssuerRoutes(), app, options);
   mountOid4vci(app, ctx, ctx.issuance.codes);
   mountOid4vp(app, ctx.verifier);
   mountOidc(app, ctx);

@@ -25,12 +25,13 @@ export async function completePresentation(
   s: VerifierServices,
   form: AuthorizationResponseForm,
 ) {
-  const { session, vpToken, encrypted } = await readAuthorizationResponse(em, s, form);
+  const { session, vpToken, encrypted, walletError } = await readAuthorizationResponse(em, s, form);
   const status = statusOf(session);
   if (status === 'expired') throw invalidRequest('the session has expired');
   if (status !== 'pending') throw invalidRequest('the session already has its response');
   if (session.responseMode === 'direct_post.jwt' && !encrypted)
     throw invalidRequest('this session requires an encrypted response (direct_post.jwt)');
+  if (walletError) return recordWalletError(em, s, session.id, walletError);
   if (vpToken === null || typeof vpToken !== 'object' || Array.isArray(vpToken))
     throw invalidRequest('vp_token must be a JSON object');
   const tokenHash = sha256(canonicalJson(vpToken));
@@ -95,4 +96,30 @@ export async function completePresentation(
   target.searchParams.set('code', code);
   target.searchParams.set('state', final.id);
   return { redirect_uri: target.toString() };
+}
+
+/** OID4VP section 8.5: the wallet declined (e.g. access_denied); the session fails with that reason. */
+async function recordWalletError(em: EntityManager, s: VerifierServices, sessionId: string, error: string) {
+  const row = await em.transactional(async (tx) => {
+    const session = await tx.findOneOrFail(
+      PresentationSession,
+      { id: sessionId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (session.status !== 'pending') throw invalidRequest('the session already has its response');
+    session.status = 'failed';
+    session.failureReason = `wallet_${error}`;
+    session.completedAt = new Date();
+    await tx.flush();
+    await appendAuditEvent(tx, {
+      tenantId: session.tenantId,
+      actor: 'wallet',
+      action: 'verification.failed',
+      subject: session.id,
+      details: { reason: session.failureReason },
+    });
+    return session;
+  });
+  await s.events.publish({ session_id: row.id, status: row.status }).catch(() => undefined);
+  return {};
 }

@@ -9,13 +9,19 @@ export interface AuthorizationResponseForm {
   vp_token?: string | undefined;
   state?: string | undefined;
   response?: string | undefined;
+  error?: string | undefined;
+  error_description?: string | undefined;
 }
 
 export interface ReadResponse {
   session: PresentationSession;
   vpToken: unknown;
   encrypted: boolean;
+  /** An error response of the wallet (OID4VP section 8.5), e.g. access_denied. */
+  walletError?: string;
 }
+
+const ERROR_CODE = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
 
 /**
  * The session and `vp_token` of a wallet's response: plain (direct_post: form fields) or encrypted
@@ -41,7 +47,7 @@ export async function readAuthorizationResponse(
       format: 'der',
       type: 'pkcs8',
     });
-    let payload: { vp_token?: unknown; state?: unknown };
+    let payload: { vp_token?: unknown; state?: unknown; error?: unknown };
     try {
       const { plaintext } = await compactDecrypt(form.response, key, {
         keyManagementAlgorithms: ['ECDH-ES'],
@@ -52,12 +58,16 @@ export async function readAuthorizationResponse(
       throw invalidRequest('response cannot be decrypted, or is not JSON');
     }
     if (payload.state !== session.state) throw invalidRequest('state does not match the session');
+    if (typeof payload.error === 'string')
+      return { session, vpToken: undefined, encrypted: true, walletError: errorCode(payload.error) };
     return { session, vpToken: parseVpToken(payload.vp_token), encrypted: true };
   }
   if (!form.state) throw invalidRequest('state is required');
-  if (form.vp_token === undefined) throw invalidRequest('vp_token is required');
+  if (form.vp_token === undefined && form.error === undefined) throw invalidRequest('vp_token is required');
   const session = await em.findOne(PresentationSession, { state: form.state });
   if (!session) throw invalidRequest('state does not belong to a session');
+  if (form.error !== undefined)
+    return { session, vpToken: undefined, encrypted: false, walletError: errorCode(form.error) };
   return { session, vpToken: parseVpToken(form.vp_token), encrypted: false };
 }
 
@@ -69,4 +79,9 @@ function parseVpToken(raw: unknown): unknown {
   } catch {
     throw invalidRequest('vp_token is not a JSON object');
   }
+}
+
+function errorCode(raw: string): string {
+  if (!ERROR_CODE.test(raw)) throw invalidRequest('error is not an OAuth error code');
+  return raw;
 }

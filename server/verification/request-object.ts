@@ -6,7 +6,7 @@ export const responseUri = (verifierUrl: string) => `${verifierUrl}/oid4vp/auth-
 /** The formats and algorithms this verifier accepts (OID4VP 1.0 appendix B). */
 export const VP_FORMATS_SUPPORTED = {
   'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
-  jwt_vp_json: { alg_values: ['ES256'] },
+  jwt_vc_json: { alg_values: ['ES256'] },
 };
 
 /**

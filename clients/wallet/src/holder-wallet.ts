@@ -3,6 +3,7 @@ import type { CredentialStore, StoredCredential } from './credential-store.js';
 import { WalletError } from './errors.js';
 import type { HolderCrypto } from './holder-crypto.js';
 import type { HttpOptions } from './http.js';
+import { type PresentationResult, type PresentOptions, presentCredentials } from './present-credentials.js';
 import { type ReceiveOptions, receiveCredentialOffer } from './receive-credential.js';
 import { type CredentialStatus, fetchCredentialStatus } from './status-list.js';
 
@@ -13,8 +14,9 @@ export interface HolderWalletOptions {
 }
 
 /**
- * A holder wallet: receives credentials from offers, keeps them, and checks their status. It owns
- * no logic of its own beyond wiring: each step is an exported function that works without it.
+ * A holder wallet: receives credentials from offers, keeps them, checks their status, and presents
+ * them to verifiers. It owns no logic of its own beyond wiring: each step is an exported function
+ * that works without it.
  */
 export class HolderWallet {
   readonly #crypto: HolderCrypto;
@@ -49,6 +51,18 @@ export class HolderWallet {
       stored.push(record);
     }
     return stored;
+  }
+
+  /**
+   * Answers an OID4VP request link (`openid4vp://?client_id=…&request_uri=…`) with the stored
+   * credentials; `redirectUri` in the result is where the verifier wants the user agent to go.
+   */
+  async present(authorizationRequestUri: string, options: PresentOptions = {}): Promise<PresentationResult> {
+    const credentials = await this.#store.list();
+    return presentCredentials(authorizationRequestUri, credentials, this.#crypto, {
+      ...this.#http,
+      ...options,
+    });
   }
 
   list(): Promise<StoredCredential[]> {

@@ -1,11 +1,15 @@
 /**
- * A holder wallet for OpenID4VCI 1.0 (pre-authorized code flow) and SD-JWT VC. Each protocol step is
+ * A holder wallet for OpenID4VCI 1.0 (pre-authorized code flow), OpenID4VP 1.0 (signed requests of
+ * x509_hash clients, DCQL, direct_post and direct_post.jwt) and SD-JWT VC. Each protocol step is
  * a verb-first function taking its inputs and HttpOptions; HolderWallet wires them to a key provider
  * (HolderCrypto) and a CredentialStore.
  */
+export * from './authorization-request.js';
+export * from './claims-path.js';
 export * from './credential-offer.js';
 export * from './credential-request.js';
 export * from './credential-store.js';
+export * from './encrypt-response.js';
 export * from './errors.js';
 export * from './holder-crypto.js';
 export * from './holder-wallet.js';
@@ -14,10 +18,16 @@ export * from './issuer-keys.js';
 export * from './issuer-metadata.js';
 export * from './nonce.js';
 export * from './notification.js';
+export * from './present-credentials.js';
 export * from './proof.js';
 export * from './receive-credential.js';
+export * from './request-object.js';
 export * from './sd-jwt.js';
+export * from './sd-jwt-presentation.js';
+export * from './select-for-dcql.js';
 export * from './status-list.js';
+export * from './submit-response.js';
 export * from './token.js';
 export * from './verify-sd-jwt-vc.js';
 export * from './well-known.js';
+export * from './x509-hash.js';

@@ -1,0 +1,120 @@
+import type { AuthorizationRequest, RequestValidationOptions } from './authorization-request.js';
+import type { StoredCredential } from './credential-store.js';
+import { WalletError } from './errors.js';
+import type { HolderCrypto } from './holder-crypto.js';
+import { fetchRequestObject } from './request-object.js';
+import { splitSdJwt } from './sd-jwt.js';
+import { createSdJwtPresentation } from './sd-jwt-presentation.js';
+import {
+  type ChooseCredential,
+  type DcqlMatch,
+  selectForDcql,
+  UnanswerableQueryError,
+} from './select-for-dcql.js';
+import {
+  type AuthorizationResponseParameters,
+  encodeAuthorizationResponse,
+  type SubmittedResponse,
+  submitAuthorizationResponse,
+} from './submit-response.js';
+
+/** Ways to present wrongly on purpose, so that tests can show the verifier rejects each. */
+export interface PresentationMisbehaviour {
+  /** KB-JWT `nonce` other than the request's. */
+  nonce?: string;
+  /** KB-JWT `aud` other than the full client_id. */
+  audience?: string;
+  /** KB-JWT `iat`, e.g. far in the past or the future. */
+  issuedAt?: number;
+  /** `state` other than the request's; null leaves it out. */
+  state?: string | null;
+  /** Alter the first presented disclosure (see createSdJwtPresentation). */
+  tamperDisclosure?: boolean;
+  /** Present the SD-JWT without a KB-JWT. */
+  skipKeyBinding?: boolean;
+  /** Disclose every claim of the credential, not only those the query selects. */
+  discloseAll?: boolean;
+  /** POST this body (the `body` of an earlier result) to this request's response_uri instead. */
+  replayBody?: string;
+}
+
+export interface PresentOptions extends RequestValidationOptions {
+  /** Picks a credential when several answer a query (the End-User's choice); the first by default. */
+  choose?: ChooseCredential;
+  /** Tell the verifier `access_denied` when the stored credentials cannot answer (default true). */
+  declineWhenUnanswerable?: boolean;
+  misbehave?: PresentationMisbehaviour;
+}
+
+export interface PresentationResult extends SubmittedResponse {
+  request: AuthorizationRequest;
+  /** What was presented, keyed by credential query id; absent when a body was replayed. */
+  vpToken?: Record<string, string[]>;
+  matches?: Record<string, DcqlMatch>;
+}
+
+/** The wallet could not answer the query and told the verifier so (OID4VP §8.5 `access_denied`). */
+export class PresentationDeclinedError extends WalletError {
+  override name = 'PresentationDeclinedError';
+  constructor(
+    message: string,
+    readonly redirectUri?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The whole OID4VP flow for an `openid4vp://` link: fetch and verify the Request Object, answer its
+ * DCQL query from `credentials`, build one SD-JWT+KB presentation per answered query bound to the
+ * request's nonce and full client_id, and POST the response (encrypted for direct_post.jwt).
+ */
+export async function presentCredentials(
+  authorizationRequestUri: string,
+  credentials: StoredCredential[],
+  crypto: HolderCrypto,
+  opts: PresentOptions = {},
+): Promise<PresentationResult> {
+  const request = await fetchRequestObject(authorizationRequestUri, opts);
+  const bad = opts.misbehave ?? {};
+  if (bad.replayBody !== undefined)
+    return { request, ...(await submitAuthorizationResponse(request.response_uri, bad.replayBody, opts)) };
+  const state = bad.state === undefined ? request.state : (bad.state ?? undefined);
+  const send = async (parameters: AuthorizationResponseParameters) =>
+    submitAuthorizationResponse(
+      request.response_uri,
+      await encodeAuthorizationResponse(request, {
+        ...parameters,
+        ...(state !== undefined ? { state } : {}),
+      }),
+      opts,
+    );
+
+  let matches: Record<string, DcqlMatch>;
+  try {
+    matches = selectForDcql(request.dcql_query, credentials, opts.choose);
+  } catch (e) {
+    if (!(e instanceof UnanswerableQueryError) || opts.declineWhenUnanswerable === false) throw e;
+    const sent = await send({ error: e.error, error_description: e.message });
+    throw new PresentationDeclinedError(e.message, sent.redirectUri);
+  }
+  const vpToken: Record<string, string[]> = {};
+  for (const [id, match] of Object.entries(matches)) {
+    const presentation = await createSdJwtPresentation(
+      {
+        credential: match.credential.compact,
+        disclosures: bad.discloseAll ? splitSdJwt(match.credential.compact).disclosures : match.disclosures,
+        holderKeyId: match.credential.holderKeyId,
+        nonce: bad.nonce ?? request.nonce,
+        audience: bad.audience ?? request.client_id,
+        ...(bad.issuedAt !== undefined ? { issuedAt: bad.issuedAt } : {}),
+        ...(bad.tamperDisclosure ? { tamperDisclosure: true } : {}),
+        ...(bad.skipKeyBinding ? { skipKeyBinding: true } : {}),
+      },
+      crypto,
+    );
+    // One presentation per query: `multiple` permits more but never requires them (§8.1).
+    vpToken[id] = [presentation];
+  }
+  return { request, vpToken, matches, ...(await send({ vp_token: vpToken })) };
+}

@@ -1,0 +1,201 @@
+import { createHash, randomBytes, type webcrypto, X509Certificate } from 'node:crypto';
+import { type CallbackContext, HashAlgorithm, type Jwk, setGlobalConfig } from '@openid4vc/oauth2';
+import { Openid4vpClient, type ResolvedOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
+import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
+import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+import { base64url, CompactEncrypt, compactVerify, importJWK, type JWK } from 'jose';
+
+/**
+ * A second holder made only of third-party libraries: @openid4vc/openid4vp resolves and checks the
+ * Request Object (x509_hash, typ, signature via our callback) and builds, encrypts and submits the
+ * response; @sd-jwt/sd-jwt-vc makes the presentation and KB-JWT. Nothing of clients/wallet is used,
+ * so the verifier is shown to work with a wallet it did not grow up with. Its DCQL support is the
+ * common case only: one credential per query matched by vct, claims as listed (first claim_sets option).
+ */
+
+// The test verifier speaks plain HTTP on loopback; the library refuses http: URLs unless told.
+setGlobalConfig({ allowInsecureUrls: true });
+
+type DcqlQueryLike = {
+  credentials: {
+    id: string;
+    meta?: { vct_values?: string[] };
+    claims?: { id?: string; path: unknown[] }[];
+    claim_sets?: string[][];
+  }[];
+};
+
+const vctOf = (sdJwt: string): unknown =>
+  JSON.parse(Buffer.from(sdJwt.split('~')[0]?.split('.')[1] ?? '', 'base64url').toString()).vct;
+
+/**
+ * Whether a presentable key (`mandatee.firstName`, `power.0`) lies on or under a claims path. An
+ * element before an indexed one is kept too, so that the index still holds in the presented array.
+ */
+const keyMatchesPath = (key: string, path: unknown[]) => {
+  const segments = key.split('.');
+  const n = Math.min(segments.length, path.length);
+  return segments.slice(0, n).every((s, i) => {
+    const p = path[i];
+    const before = typeof p === 'number' && i === segments.length - 1 && /^\d+$/.test(s) && Number(s) < p;
+    return p === null || String(p) === s || before;
+  });
+};
+
+/** An @sd-jwt presentation frame (`{ mandatee: { firstName: true } }`) from dotted keys. */
+type Frame = { [key: string]: boolean | Frame };
+function presentationFrame(keys: string[]): Frame {
+  const frame: Frame = {};
+  for (const key of keys) {
+    const segments = key.split('.');
+    const last = segments.pop() as string;
+    let node = frame;
+    for (const s of segments) {
+      let child = node[s];
+      // A key with disclosable keys under it becomes an object: @sd-jwt presents it and them.
+      if (typeof child !== 'object') {
+        child = {};
+        node[s] = child;
+      }
+      node = child;
+    }
+    node[last] = node[last] ?? true;
+  }
+  return frame;
+}
+
+export interface ThirdPartyPresentation {
+  resolved: ResolvedOpenid4vpAuthorizationRequest;
+  vpToken: Record<string, string[]>;
+  /** The verifier's answer: status and JSON body (`redirect_uri` when it sends one). */
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export class ThirdPartyHolder {
+  readonly client: Openid4vpClient;
+
+  private constructor(
+    readonly holderJwk: JWK,
+    private readonly privateJwk: webcrypto.JsonWebKey,
+    fetchImpl: typeof fetch,
+  ) {
+    const callbacks: Omit<CallbackContext, 'generateRandom' | 'clientAuthentication'> = {
+      fetch: fetchImpl,
+      hash: (data, alg) => {
+        if (alg !== HashAlgorithm.Sha256) throw new Error(`unsupported hash ${alg}`);
+        return createHash('sha256').update(data).digest();
+      },
+      // x509_hash: the library checks the hash of x5c[0]; we check the signature with its key.
+      verifyJwt: async (signer, { compact }) => {
+        if (signer.method !== 'x5c') return { verified: false };
+        const leaf = new X509Certificate(Buffer.from(signer.x5c[0] ?? '', 'base64'));
+        if (leaf.validToDate < new Date() || leaf.validFromDate > new Date()) return { verified: false };
+        const ok = await compactVerify(compact, leaf.publicKey, { algorithms: [signer.alg] }).then(
+          () => true,
+          () => false,
+        );
+        return ok
+          ? { verified: true, signerJwk: leaf.publicKey.export({ format: 'jwk' }) as Jwk }
+          : { verified: false };
+      },
+      getX509CertificateMetadata: (certificate) => {
+        const san = new X509Certificate(Buffer.from(certificate, 'base64')).subjectAltName ?? '';
+        const names = (kind: string) =>
+          san
+            .split(', ')
+            .filter((s) => s.startsWith(kind))
+            .map((s) => s.slice(kind.length));
+        return { sanDnsNames: names('DNS:'), sanUriNames: names('URI:') };
+      },
+      encryptJwe: async (encryptor, data) => {
+        if (encryptor.method !== 'jwk')
+          throw new Error(`encryptor method ${encryptor.method} is not supported`);
+        const { publicJwk, alg, enc, apu, apv } = encryptor;
+        const jwe = await new CompactEncrypt(new TextEncoder().encode(data))
+          .setProtectedHeader({ alg, enc, ...(publicJwk.kid ? { kid: publicJwk.kid } : {}) })
+          .setKeyManagementParameters({
+            ...(apu ? { apu: base64url.decode(apu) } : {}),
+            ...(apv ? { apv: base64url.decode(apv) } : {}),
+          })
+          .encrypt(await importJWK(publicJwk as JWK, alg));
+        return { jwe, encryptionJwk: publicJwk };
+      },
+      signJwt: () => {
+        throw new Error('a holder signs no JWT through the OID4VP library');
+      },
+      decryptJwe: () => {
+        throw new Error('encrypted request objects are not supported');
+      },
+    };
+    this.client = new Openid4vpClient({ callbacks });
+  }
+
+  /** A holder with a fresh P-256 key; issue credentials to `holderJwk` (e.g. delivery `direct`). */
+  static async create(fetchImpl: typeof fetch = fetch): Promise<ThirdPartyHolder> {
+    const { publicKey, privateKey } = await ES256.generateKeyPair();
+    const { kty, crv, x, y } = publicKey;
+    return new ThirdPartyHolder({ kty, crv, x, y } as JWK, privateKey, fetchImpl);
+  }
+
+  /** The verified request of an `openid4vp://` link, as the library resolves it. */
+  resolve(authorizationRequestUri: string): Promise<ResolvedOpenid4vpAuthorizationRequest> {
+    const parsed = this.client.parseOpenid4vpAuthorizationRequest({
+      authorizationRequest: authorizationRequestUri,
+    });
+    return this.client.resolveOpenId4vpAuthorizationRequest({ authorizationRequestPayload: parsed.params });
+  }
+
+  /** Answers the request at `authorizationRequestUri` with `credentials` (SD-JWT VCs bound to our key). */
+  async present(authorizationRequestUri: string, credentials: string[]): Promise<ThirdPartyPresentation> {
+    const resolved = await this.resolve(authorizationRequestUri);
+    const request = resolved.authorizationRequestPayload as { client_id: string; nonce: string };
+    const sdJwtVc = new SDJwtVcInstance({
+      hasher: digest,
+      kbSigner: await ES256.getSigner(this.privateJwk),
+      kbSignAlg: 'ES256',
+    });
+    const vpToken: Record<string, string[]> = {};
+    const query = resolved.dcql?.query as DcqlQueryLike | undefined;
+    if (!query) throw new Error('the request has no dcql_query');
+    for (const q of query.credentials) {
+      const credential = credentials.find((c) => q.meta?.vct_values?.includes(vctOf(c) as string));
+      if (!credential) throw new Error(`no credential for query ${q.id}`);
+      const option = q.claim_sets?.[0];
+      const paths = (q.claims ?? [])
+        .filter((c) => !option || (c.id && option.includes(c.id)))
+        .map((c) => c.path);
+      const keys = (await sdJwtVc.presentableKeys(credential)).filter((k) =>
+        paths.some((p) => keyMatchesPath(k, p)),
+      );
+      const kb = {
+        payload: { aud: request.client_id, nonce: request.nonce, iat: Math.floor(Date.now() / 1000) },
+      };
+      vpToken[q.id] = [await sdJwtVc.present(credential, presentationFrame(keys), { kb })];
+    }
+    const encrypted = resolved.authorizationRequestPayload.response_mode === 'direct_post.jwt';
+    const { authorizationResponsePayload, jarm } = await this.client.createOpenid4vpAuthorizationResponse({
+      authorizationRequestPayload: resolved.authorizationRequestPayload,
+      authorizationResponsePayload: { vp_token: vpToken },
+      ...(encrypted
+        ? {
+            jarm: {
+              encryption: { nonce: randomBytes(16).toString('base64url') },
+              serverMetadata: {
+                authorization_signing_alg_values_supported: [],
+                authorization_encryption_alg_values_supported: ['ECDH-ES'],
+                authorization_encryption_enc_values_supported: ['A128GCM', 'A256GCM'],
+              },
+            },
+          }
+        : {}),
+    });
+    const { response } = await this.client.submitOpenid4vpAuthorizationResponse({
+      authorizationRequestPayload: resolved.authorizationRequestPayload as { response_uri?: string },
+      authorizationResponsePayload,
+      ...(jarm ? { jarm: { responseJwt: jarm.responseJwt } } : {}),
+    });
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    return { resolved, vpToken, status: response.status, body };
+  }
+}
