@@ -1,4 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompactSign, calculateJwkThumbprint, type JWK } from 'jose';
 import type { Orm } from '../persistence/orm.js';
@@ -21,7 +22,7 @@ export class LocalKeyStore implements Signer {
   readonly #active = new Map<KeyPurpose, { kid: string; at: number }>();
 
   readonly #certificateSubject: string;
-  readonly #certificates = new Map<string, string>();
+  readonly #certificates = new Map<string, Promise<string>>();
 
   constructor(orm: Orm, encryption: KeyEncryption, certificateSubject = 'credservice') {
     this.#orm = orm;
@@ -29,26 +30,37 @@ export class LocalKeyStore implements Signer {
     this.#certificateSubject = certificateSubject;
   }
 
+  /**
+   * Made once per key: concurrent callers in this process share one promise, and other nodes wait on
+   * the row lock and then read the certificate the first one stored, so everyone presents the same.
+   */
   async certificateChain(purpose: KeyPurpose): Promise<string[]> {
     const kid = await this.activeKid(purpose);
-    const cached = this.#certificates.get(kid);
-    if (cached) return [cached];
-    const em = this.#orm.em.fork();
-    const row = await em.findOneOrFail(SigningKey, { kid });
-    if (!row.certificate) {
-      const publicKey = createPublicKey({
-        key: row.publicJwk as import('node:crypto').JsonWebKey,
-        format: 'jwk',
-      });
-      row.certificate = await selfSignedCertificate(
-        await this.#privateKey(kid, purpose),
-        publicKey,
-        this.#certificateSubject,
-      );
-      await em.flush();
+    let certificate = this.#certificates.get(kid);
+    if (!certificate) {
+      certificate = this.#certificateOf(kid, purpose);
+      this.#certificates.set(kid, certificate);
+      certificate.catch(() => this.#certificates.delete(kid));
     }
-    this.#certificates.set(kid, row.certificate);
-    return [row.certificate];
+    return [await certificate];
+  }
+
+  async #certificateOf(kid: string, purpose: KeyPurpose): Promise<string> {
+    return this.#orm.em.fork().transactional(async (tx) => {
+      const row = await tx.findOneOrFail(SigningKey, { kid }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!row.certificate) {
+        const publicKey = createPublicKey({
+          key: row.publicJwk as import('node:crypto').JsonWebKey,
+          format: 'jwk',
+        });
+        row.certificate = await selfSignedCertificate(
+          await this.#privateKey(kid, purpose),
+          publicKey,
+          this.#certificateSubject,
+        );
+      }
+      return row.certificate;
+    });
   }
 
   /** Makes sure every purpose has an active key; safe when several nodes start together. */

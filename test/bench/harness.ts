@@ -68,6 +68,7 @@ export async function startBenchService(env: Record<string, string> = {}) {
     await new Promise((r) => setTimeout(r, 250));
   }
   return {
+    pid: child.pid,
     baseUrl,
     issuerUrl: baseUrl,
     databaseUrl: db.url,

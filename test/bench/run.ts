@@ -2,6 +2,7 @@ import { adminBench } from './admin.bench.js';
 import { issuanceBench } from './issuance.bench.js';
 import { scimBench } from './scim.bench.js';
 import { statusListBench } from './status-list.bench.js';
+import { verificationBench } from './verification.bench.js';
 
 /**
  * `npm run bench`: every benchmark, one after another, printing JSON figures. Not part of the test
@@ -13,6 +14,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   issuance: issuanceBench,
   'status-list': statusListBench,
   scim: scimBench,
+  verification: verificationBench,
 };
 const results: Record<string, unknown> = {};
 for (const [name, run] of Object.entries(suites)) {
