@@ -1,15 +1,15 @@
-import pg from 'pg';
 import { createLocalJWKSet, jwtVerify } from 'jose';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { OAuthError, PresentationDeclinedError } from '../../clients/wallet/src/index.js';
-import { employeePayload } from '../support/fixtures.js';
-import { ThirdPartyHolder } from '../support/third-party-holder.js';
 import { publishedStatus } from '../support/credential-status.js';
+import { employeePayload } from '../support/fixtures.js';
 import { walletHttp, walletWithCredential } from '../support/holder-setup.js';
 import { startSmtpCatcher } from '../support/smtp-catcher.js';
 import { until } from '../support/status-lists.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
+import { ThirdPartyHolder } from '../support/third-party-holder.js';
 
 /**
  * Verification end to end: an integrator starts sessions, our wallet presents (both response modes),
@@ -41,8 +41,12 @@ afterAll(async () => {
 
 const holder = () => walletWithCredential(integrator, smtp, `holder-${++n}@example.test`);
 
-async function session(body: { response_mode?: 'direct_post' | 'direct_post.jwt'; redirect_uri?: string } = {}) {
-  const res = await integrator.createAuthorizationRequest({ body: { credential_configuration_id: 'LEARCredentialEmployee', ...body } });
+async function session(
+  body: { response_mode?: 'direct_post' | 'direct_post.jwt'; redirect_uri?: string } = {},
+) {
+  const res = await integrator.createAuthorizationRequest({
+    body: { credential_configuration_id: 'LEARCredentialEmployee', ...body },
+  });
   if (res.status !== 201) throw new Error(`session: ${res.status}`);
   return res.body;
 }
@@ -86,8 +90,15 @@ describe('a successful presentation', () => {
     expect(redirect.origin + redirect.pathname).toBe('https://rp.example/callback');
     expect(redirect.searchParams.get('state')).toBe(s.session_id);
     const polled = await poll(s.session_id);
-    expect(polled).toMatchObject({ status: 'verified', verified: true, credential_type: 'LEARCredentialEmployee' });
-    expect(polled.claims).toMatchObject({ mandatee: { firstName: 'Ana', lastName: 'Ruiz' }, mandator: { organization: 'ACME Corp' } });
+    expect(polled).toMatchObject({
+      status: 'verified',
+      verified: true,
+      credential_type: 'LEARCredentialEmployee',
+    });
+    expect(polled.claims).toMatchObject({
+      mandatee: { firstName: 'Ana', lastName: 'Ruiz' },
+      mandator: { organization: 'ACME Corp' },
+    });
 
     const token = async (code: string) =>
       fetch(`${t.baseUrl}/oauth2/token`, {
@@ -103,9 +114,17 @@ describe('a successful presentation', () => {
     expect(exchanged.status).toBe(200);
     const { id_token } = (await exchanged.json()) as { id_token: string };
     const jwks = (await (await fetch(`${t.baseUrl}/oauth2/jwks`)).json()) as { keys: never[] };
-    const discovery = (await (await fetch(`${t.baseUrl}/.well-known/openid-configuration`)).json()) as { issuer: string };
-    const { payload } = await jwtVerify(id_token, createLocalJWKSet(jwks), { issuer: discovery.issuer, audience: tenant.id });
-    expect(payload).toMatchObject({ credential_type: 'LEARCredentialEmployee', credential: { mandatee: { lastName: 'Ruiz' } } });
+    const discovery = (await (await fetch(`${t.baseUrl}/.well-known/openid-configuration`)).json()) as {
+      issuer: string;
+    };
+    const { payload } = await jwtVerify(id_token, createLocalJWKSet(jwks), {
+      issuer: discovery.issuer,
+      audience: tenant.id,
+    });
+    expect(payload).toMatchObject({
+      credential_type: 'LEARCredentialEmployee',
+      credential: { mandatee: { lastName: 'Ruiz' } },
+    });
     expect(await (await token(code)).json()).toMatchObject({ error: 'invalid_grant' });
   });
 
@@ -123,7 +142,10 @@ describe('a successful presentation', () => {
         text += new TextDecoder().decode(chunk.value);
       }
     })();
-    await until(async () => text, (x) => x.includes('pending'));
+    await until(
+      async () => text,
+      (x) => x.includes('pending'),
+    );
     await h.wallet.present(s.authorization_request_uri, walletHttp);
     const all = await read;
     expect(all).toContain('"status":"pending"');
@@ -143,7 +165,9 @@ describe('presentations that must fail', () => {
   ])('%s fails the session with that reason', async (_what, misbehave, reason) => {
     const h = await holder();
     const s = await session();
-    const error = await presentExpectingError(h.wallet.present(s.authorization_request_uri, { ...walletHttp, misbehave }));
+    const error = await presentExpectingError(
+      h.wallet.present(s.authorization_request_uri, { ...walletHttp, misbehave }),
+    );
     expect(error.error).toBe('invalid_request');
     expect(error.errorDescription).toContain(reason);
     expect(await poll(s.session_id)).toMatchObject({ status: 'failed', reason });
@@ -153,11 +177,17 @@ describe('presentations that must fail', () => {
     const h = await holder();
     const first = await session({ response_mode: 'direct_post' });
     const sent = await h.wallet.present(first.authorization_request_uri, walletHttp);
-    const replay = await presentExpectingError(h.wallet.present(first.authorization_request_uri, { ...walletHttp }));
+    const replay = await presentExpectingError(
+      h.wallet.present(first.authorization_request_uri, { ...walletHttp }),
+    );
     expect(replay.errorDescription).toMatch(/not found|answered|404/i);
     const second = await session({ response_mode: 'direct_post' });
-    const request = await fetch(decodeURIComponent(second.authorization_request_uri.split('request_uri=')[1] ?? ''));
-    const state = JSON.parse(Buffer.from((await request.text()).split('.')[1] ?? '', 'base64url').toString()).state;
+    const request = await fetch(
+      decodeURIComponent(second.authorization_request_uri.split('request_uri=')[1] ?? ''),
+    );
+    const state = JSON.parse(
+      Buffer.from((await request.text()).split('.')[1] ?? '', 'base64url').toString(),
+    ).state;
     const vpToken = new URLSearchParams(sent.body).get('vp_token') ?? '';
     const res = await fetch(`${t.baseUrl}/oid4vp/auth-response`, {
       method: 'POST',
@@ -165,21 +195,31 @@ describe('presentations that must fail', () => {
       body: new URLSearchParams({ vp_token: vpToken, state }),
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/presented before/) });
+    expect(await res.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/presented before/),
+    });
     expect((await poll(second.session_id)).status).toBe('pending');
   });
 
   it('refuses an unencrypted response to a direct_post.jwt session without failing it', async () => {
     const h = await holder();
     const s = await session();
-    const request = await fetch(decodeURIComponent(s.authorization_request_uri.split('request_uri=')[1] ?? ''));
-    const state = JSON.parse(Buffer.from((await request.text()).split('.')[1] ?? '', 'base64url').toString()).state;
+    const request = await fetch(
+      decodeURIComponent(s.authorization_request_uri.split('request_uri=')[1] ?? ''),
+    );
+    const state = JSON.parse(
+      Buffer.from((await request.text()).split('.')[1] ?? '', 'base64url').toString(),
+    ).state;
     const res = await fetch(`${t.baseUrl}/oid4vp/auth-response`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ vp_token: JSON.stringify({ credential: [h.stored.compact] }), state }),
     });
-    expect(await res.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/encrypted/) });
+    expect(await res.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/encrypted/),
+    });
     expect((await poll(s.session_id)).status).toBe('pending');
   });
 
@@ -189,7 +229,10 @@ describe('presentations that must fail', () => {
     const uri = s.authorization_request_uri;
     const request = await fetch(decodeURIComponent(uri.split('request_uri=')[1] ?? ''));
     expect(request.status).toBe(200);
-    await sql.query("update presentation_session set expires_at = now() - interval '1 second' where id = $1", [s.session_id]);
+    await sql.query(
+      "update presentation_session set expires_at = now() - interval '1 second' where id = $1",
+      [s.session_id],
+    );
     expect((await fetch(decodeURIComponent(uri.split('request_uri=')[1] ?? ''))).status).toBe(404);
     await presentExpectingError(h.wallet.present(uri, walletHttp));
     expect((await poll(s.session_id)).status).toBe('expired');
@@ -225,26 +268,47 @@ describe('other holders and issuers', () => {
   it('verifies the same presentation made by a third-party holder (@openid4vc/openid4vp, @sd-jwt)', async () => {
     const holder = await ThirdPartyHolder.create();
     const issued = await integrator.createIssuance({
-      body: { credential_configuration_id: 'LEARCredentialEmployee', payload: employeePayload(), delivery: 'direct', holder_key: holder.holderJwk as never },
+      body: {
+        credential_configuration_id: 'LEARCredentialEmployee',
+        payload: employeePayload(),
+        delivery: 'direct',
+        holder_key: holder.holderJwk as never,
+      },
     });
     if (issued.status !== 201 || !issued.body.credential) throw new Error('not issued');
     for (const mode of ['direct_post', 'direct_post.jwt'] as const) {
       const s = await session({ response_mode: mode });
       const presented = await holder.present(s.authorization_request_uri, [issued.body.credential]);
       expect(presented.status, mode).toBe(200);
-      expect(await poll(s.session_id)).toMatchObject({ status: 'verified', claims: { mandatee: { firstName: 'Ana' } } });
+      expect(await poll(s.session_id)).toMatchObject({
+        status: 'verified',
+        claims: { mandatee: { firstName: 'Ana' } },
+      });
     }
   });
 
   it('records a wallet that declines (access_denied) as a failed session', async () => {
     const h = await holder();
     const res = await integrator.createAuthorizationRequest({
-      body: { dcql_query: { credentials: [{ id: 'other', format: 'dc+sd-jwt', meta: { vct_values: ['https://elsewhere.example/type'] } }] }, response_mode: 'direct_post' },
+      body: {
+        dcql_query: {
+          credentials: [
+            { id: 'other', format: 'dc+sd-jwt', meta: { vct_values: ['https://elsewhere.example/type'] } },
+          ],
+        },
+        response_mode: 'direct_post',
+      },
     });
     if (res.status !== 201) throw new Error('no session');
     const declined = await h.wallet.present(res.body.authorization_request_uri, walletHttp).catch((e) => e);
-    expect(declined instanceof PresentationDeclinedError, String(declined?.errorDescription ?? declined)).toBe(true);
-    expect(await poll(res.body.session_id)).toMatchObject({ status: 'failed', reason: 'wallet_access_denied' });
+    expect(
+      declined instanceof PresentationDeclinedError,
+      String(declined?.errorDescription ?? declined),
+    ).toBe(true);
+    expect(await poll(res.body.session_id)).toMatchObject({
+      status: 'failed',
+      reason: 'wallet_access_denied',
+    });
   });
 
   it('fails credentials of an untrusted issuer, and verifies them once the operator trusts it', async () => {
@@ -252,23 +316,44 @@ describe('other holders and issuers', () => {
     try {
       const otherTenant = await other.admin.createTenant({ body: { ...acmeTenant(), delivery: 'direct' } });
       if (otherTenant.status !== 201) throw new Error('no tenant');
-      const otherIntegrator = createIntegratorClient({ baseUrl: other.baseUrl, token: otherTenant.body.integrator_token });
+      const otherIntegrator = createIntegratorClient({
+        baseUrl: other.baseUrl,
+        token: otherTenant.body.integrator_token,
+      });
       const holder3 = await ThirdPartyHolder.create();
       const issued = await otherIntegrator.createIssuance({
-        body: { credential_configuration_id: 'LEARCredentialEmployee', payload: employeePayload(), holder_key: holder3.holderJwk as never },
+        body: {
+          credential_configuration_id: 'LEARCredentialEmployee',
+          payload: employeePayload(),
+          holder_key: holder3.holderJwk as never,
+        },
       });
       if (issued.status !== 201 || !issued.body.credential) throw new Error('not issued');
       // Ask for the other issuer's type: the vct is a URL of that issuer.
       const vct = `${other.service.context.config.issuerUrl}/credential-types/LEARCredentialEmployee`;
       const ask = async () => {
         const res = await integrator.createAuthorizationRequest({
-          body: { dcql_query: { credentials: [{ id: 'employee', format: 'dc+sd-jwt', meta: { vct_values: [vct] }, claims: [{ path: ['mandatee', 'firstName'] }] }] }, response_mode: 'direct_post' },
+          body: {
+            dcql_query: {
+              credentials: [
+                {
+                  id: 'employee',
+                  format: 'dc+sd-jwt',
+                  meta: { vct_values: [vct] },
+                  claims: [{ path: ['mandatee', 'firstName'] }],
+                },
+              ],
+            },
+            response_mode: 'direct_post',
+          },
         });
         if (res.status !== 201) throw new Error('no session');
         return res.body;
       };
       const first = await ask();
-      expect((await holder3.present(first.authorization_request_uri, [issued.body.credential])).status).toBe(400);
+      expect((await holder3.present(first.authorization_request_uri, [issued.body.credential])).status).toBe(
+        400,
+      );
       expect(await poll(first.session_id)).toMatchObject({ status: 'failed', reason: 'untrusted_issuer' });
 
       const trust = await fetch(`${t.baseUrl}/admin/v1/tenants/${tenant.id}/trusted-issuers`, {
@@ -278,8 +363,13 @@ describe('other holders and issuers', () => {
       });
       expect(trust.status).toBe(200);
       const second = await ask();
-      expect((await holder3.present(second.authorization_request_uri, [issued.body.credential])).status).toBe(200);
-      expect(await poll(second.session_id)).toMatchObject({ status: 'verified', claims: { mandatee: { firstName: 'Ana' } } });
+      expect((await holder3.present(second.authorization_request_uri, [issued.body.credential])).status).toBe(
+        200,
+      );
+      expect(await poll(second.session_id)).toMatchObject({
+        status: 'verified',
+        claims: { mandatee: { firstName: 'Ana' } },
+      });
     } finally {
       await other.stop();
     }

@@ -9,8 +9,8 @@ import {
 } from '../../server/oid4vp/verification/index.js';
 import { publishedStatus } from '../support/credential-status.js';
 import { employeePayload } from '../support/fixtures.js';
-import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 import { CLIENT_ID, holder, kbJwt, NONCE, named, selectDisclosures } from '../support/oid4vp-fixtures.js';
+import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 
 /**
  * The verifier against the real service: credentials it issues, keys from its

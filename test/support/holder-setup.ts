@@ -1,5 +1,9 @@
 import type { createIntegratorClient } from '../../clients/integrator/src/index.js';
-import { HolderWallet, inMemoryCredentialStore, inMemoryHolderCrypto } from '../../clients/wallet/src/index.js';
+import {
+  HolderWallet,
+  inMemoryCredentialStore,
+  inMemoryHolderCrypto,
+} from '../../clients/wallet/src/index.js';
 import { employeePayload } from './fixtures.js';
 import type { startSmtpCatcher } from './smtp-catcher.js';
 
@@ -16,12 +20,21 @@ export async function walletWithCredential(
 ) {
   const payload = employeePayload();
   const res = await integrator.createIssuance({
-    body: { credential_configuration_id: 'LEARCredentialEmployee', payload: { ...payload, mandatee: { ...payload.mandatee, email } }, delivery: 'ui', email },
+    body: {
+      credential_configuration_id: 'LEARCredentialEmployee',
+      payload: { ...payload, mandatee: { ...payload.mandatee, email } },
+      delivery: 'ui',
+      email,
+    },
   });
   if (res.status !== 201 || !res.body.credential_offer_uri) throw new Error(`offer: ${res.status}`);
   const mail = await smtp.waitForMail((m) => m.to.includes(email) && /activation code is/.test(m.raw));
   const txCode = /activation code is: (\d{6})/.exec(mail.raw)?.[1] ?? '';
-  const wallet = new HolderWallet({ crypto: inMemoryHolderCrypto(), store: inMemoryCredentialStore(), http: walletHttp });
+  const wallet = new HolderWallet({
+    crypto: inMemoryHolderCrypto(),
+    store: inMemoryCredentialStore(),
+    http: walletHttp,
+  });
   const [stored] = await wallet.receive(res.body.credential_offer_uri, { txCode });
   if (!stored) throw new Error('nothing received');
   const issued = await integrator.getIssuance({ params: { id: res.body.offer_id } });

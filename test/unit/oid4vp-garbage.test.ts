@@ -6,7 +6,16 @@ import {
   type PresentationErrorCode,
   verifyVpToken,
 } from '../../server/oid4vp/verification/index.js';
-import { context, employeeQuery, ISSUER, issue, issuerKey, named, present, VCT } from '../support/oid4vp-fixtures.js';
+import {
+  context,
+  employeeQuery,
+  ISSUER,
+  issue,
+  issuerKey,
+  named,
+  present,
+  VCT,
+} from '../support/oid4vp-fixtures.js';
 
 /** Whatever arrives as a vp_token, the answer is a verified result or a PresentationError: nothing else. */
 
