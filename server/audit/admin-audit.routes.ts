@@ -2,23 +2,10 @@ import { initServer } from '@ts-rest/express';
 import { adminContract } from '../../contract/admin/admin-contract.js';
 import { recordEffect } from '../outbox/outbox.js';
 import { getTenant } from '../tenants/tenant-service.js';
-import type { AuditEvent } from './audit-event.entity.js';
+import { auditEventView } from './audit-event.view.js';
 import { listAuditEvents, verifyAuditChain } from './audit-query.js';
 
 const s = initServer();
-
-const eventView = (e: AuditEvent) => ({
-  id: e.id,
-  seq: e.seq,
-  tenant_id: e.tenantId,
-  actor: e.actor,
-  action: e.action,
-  subject: e.subject ?? null,
-  details: e.details,
-  created_at: e.createdAt.toISOString(),
-  prev_hash: e.prevHash,
-  hash: e.hash,
-});
 
 export function adminAuditRoutes() {
   return {
@@ -50,7 +37,7 @@ export function adminAuditRoutes() {
         after: query.after,
         limit: query.limit,
       });
-      return { status: 200, body: { items: page.items.map(eventView), next_cursor: page.nextCursor } };
+      return { status: 200, body: { items: page.items.map(auditEventView), next_cursor: page.nextCursor } };
     }),
     verifyAuditChain: s.route(adminContract.verifyAuditChain, async ({ params, req }) => {
       await getTenant(req.em, params.id);

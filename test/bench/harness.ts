@@ -131,3 +131,17 @@ export async function measure(
 export function expectStatus(res: { status: number }, status: number, what: string): void {
   if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status}`);
 }
+
+/** A tenant for benchmarks, with the mandator credentials need. */
+export const benchTenant = (id: string, delivery: 'email' | 'direct' = 'direct') => ({
+  id,
+  name: 'Bench',
+  delivery,
+  mandator: {
+    organizationIdentifier: 'VATES-B1',
+    organization: 'Bench',
+    commonName: 'Jane',
+    email: 'jane@bench.test',
+    country: 'ES',
+  },
+});

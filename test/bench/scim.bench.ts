@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { patchOp, scimClient } from '../support/scim-client.js';
-import { expectStatus, type Figure, measure, startBenchService } from './harness.js';
+import { benchTenant, expectStatus, type Figure, measure, startBenchService } from './harness.js';
 
 const BULK = 100_000;
 
@@ -38,20 +38,7 @@ async function seed(databaseUrl: string, tenantId: string) {
 export async function scimBench(): Promise<Figure[]> {
   const b = await startBenchService();
   try {
-    const tenant = await b.admin.createTenant({
-      body: {
-        id: 'bench',
-        name: 'Bench',
-        delivery: 'direct',
-        mandator: {
-          organizationIdentifier: 'VATES-B1',
-          organization: 'Bench',
-          commonName: 'Jane',
-          email: 'jane@bench.test',
-          country: 'ES',
-        },
-      },
-    });
+    const tenant = await b.admin.createTenant({ body: benchTenant('bench') });
     if (tenant.status !== 201) throw new Error('tenant not created');
     const scim = scimClient(b.baseUrl, 'bench', tenant.body.scim_token);
     const ids: string[] = [];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { employeePayload } from '../support/fixtures.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
-import { expectStatus, type Figure, measure, startBenchService } from './harness.js';
+import { benchTenant, expectStatus, type Figure, measure, startBenchService } from './harness.js';
 
 const rssMb = (pid: number | undefined) => {
   const status = pid ? fs.readFileSync(`/proc/${pid}/status`, 'utf8') : '';
@@ -17,20 +17,7 @@ const rssMb = (pid: number | undefined) => {
 export async function verificationBench(): Promise<Record<string, unknown>> {
   const b = await startBenchService();
   try {
-    const tenant = await b.admin.createTenant({
-      body: {
-        id: 'bench',
-        name: 'Bench',
-        delivery: 'direct',
-        mandator: {
-          organizationIdentifier: 'VATES-B1',
-          organization: 'Bench',
-          commonName: 'Jane',
-          email: 'jane@bench.test',
-          country: 'ES',
-        },
-      },
-    });
+    const tenant = await b.admin.createTenant({ body: benchTenant('bench') });
     if (tenant.status !== 201) throw new Error('tenant not created');
     const integrator = createIntegratorClient({ baseUrl: b.baseUrl, token: tenant.body.integrator_token });
     const holder = await ThirdPartyHolder.create();

@@ -1,23 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditEvent } from '../../server/audit/audit-event.entity.js';
+import { auditEventView } from '../../server/audit/audit-event.view.js';
 import type { AuditSink } from './audit-sink.js';
 
 const BATCH = 1000;
 
-/** One exported line: the event as the admin API shows it, hash chain included, so exports verify. */
-const line = (e: AuditEvent) =>
-  JSON.stringify({
-    id: e.id,
-    seq: e.seq,
-    tenant_id: e.tenantId,
-    actor: e.actor,
-    action: e.action,
-    subject: e.subject ?? null,
-    details: e.details,
-    created_at: e.createdAt.toISOString(),
-    prev_hash: e.prevHash,
-    hash: e.hash,
-  });
+/** One exported line: the event as the admin API shows it, so exports verify like the API's chain. */
+const line = (e: AuditEvent) => JSON.stringify(auditEventView(e));
 
 /**
  * Exports a tenant's events after the sink's last one, in batches. A transaction-scoped advisory
