@@ -1,13 +1,14 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { OAuthError, PresentationDeclinedError } from '../../clients/wallet/src/index.js';
 import { publishedStatus } from '../support/credential-status.js';
 import { employeePayload } from '../support/fixtures.js';
 import { walletHttp, walletWithCredential } from '../support/holder-setup.js';
-import { startSmtpCatcher } from '../support/smtp-catcher.js';
+import type { startSmtpCatcher } from '../support/smtp-catcher.js';
 import { until } from '../support/status-lists.js';
+import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
 
@@ -23,21 +24,14 @@ let tenant: { id: string; integrator_token: string };
 let sql: pg.Client;
 let n = 0;
 
+let f: TenantFixture;
+
 beforeAll(async () => {
-  smtp = await startSmtpCatcher();
-  t = await startTestService({ env: { SMTP_URL: smtp.url } });
-  const created = await t.admin.createTenant({ body: acmeTenant() });
-  if (created.status !== 201) throw new Error('no tenant');
-  tenant = created.body;
-  integrator = createIntegratorClient({ baseUrl: t.baseUrl, token: tenant.integrator_token });
-  sql = new pg.Client({ connectionString: t.db.url });
-  await sql.connect();
+  f = await startTenantFixture();
+  ({ t, smtp, integrator, sql } = f);
+  tenant = f.tenant;
 });
-afterAll(async () => {
-  await sql.end();
-  await t.stop();
-  await smtp.close();
-});
+afterAll(() => f.stop());
 
 const holder = () => walletWithCredential(integrator, smtp, `holder-${++n}@example.test`);
 

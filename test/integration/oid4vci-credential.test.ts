@@ -1,10 +1,11 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIntegratorClient } from '../../clients/integrator/src/index.js';
+import type { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { type CredentialOfferJson, employeePayload } from '../support/fixtures.js';
 import { holderKey } from '../support/proof-jwt.js';
-import { startSmtpCatcher } from '../support/smtp-catcher.js';
-import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
+import type { startSmtpCatcher } from '../support/smtp-catcher.js';
+import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
+import type { TestService } from '../support/test-service.js';
 
 let t: TestService;
 let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
@@ -13,21 +14,14 @@ let sql: pg.Client;
 let issuer: string;
 let n = 0;
 
+let f: TenantFixture;
+
 beforeAll(async () => {
-  smtp = await startSmtpCatcher();
-  t = await startTestService({ env: { SMTP_URL: smtp.url, BATCH_SIZE: '3' } });
+  f = await startTenantFixture({ BATCH_SIZE: '3' });
+  ({ t, smtp, integrator, sql } = f);
   issuer = t.service.context.config.issuerUrl;
-  const created = await t.admin.createTenant({ body: acmeTenant() });
-  if (created.status !== 201) throw new Error('no tenant');
-  integrator = createIntegratorClient({ baseUrl: t.baseUrl, token: created.body.integrator_token });
-  sql = new pg.Client({ connectionString: t.db.url });
-  await sql.connect();
 });
-afterAll(async () => {
-  await sql.end();
-  await t.stop();
-  await smtp.close();
-});
+afterAll(() => f.stop());
 
 const post = (path: string, body: unknown, accessToken?: string) =>
   fetch(`${t.baseUrl}/oid4vci/v1/${path}`, {

@@ -1,9 +1,10 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIntegratorClient } from '../../clients/integrator/src/index.js';
+import type { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { type CredentialOfferJson, employeePayload } from '../support/fixtures.js';
-import { startSmtpCatcher } from '../support/smtp-catcher.js';
-import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
+import type { startSmtpCatcher } from '../support/smtp-catcher.js';
+import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
+import type { TestService } from '../support/test-service.js';
 
 let t: TestService;
 let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
@@ -11,20 +12,13 @@ let integrator: ReturnType<typeof createIntegratorClient>;
 let sql: pg.Client;
 let n = 0;
 
+let f: TenantFixture;
+
 beforeAll(async () => {
-  smtp = await startSmtpCatcher();
-  t = await startTestService({ env: { SMTP_URL: smtp.url } });
-  const created = await t.admin.createTenant({ body: acmeTenant() });
-  if (created.status !== 201) throw new Error('no tenant');
-  integrator = createIntegratorClient({ baseUrl: t.baseUrl, token: created.body.integrator_token });
-  sql = new pg.Client({ connectionString: t.db.url });
-  await sql.connect();
+  f = await startTenantFixture();
+  ({ t, smtp, integrator, sql } = f);
 });
-afterAll(async () => {
-  await sql.end();
-  await t.stop();
-  await smtp.close();
-});
+afterAll(() => f.stop());
 
 /** An offer as a wallet sees it, plus the tx_code from the mail the employee got. */
 async function newOffer() {
