@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { OidcClientCreated, OidcClientCreateRequest, OidcClientList } from '../oidc/oidc-client.js';
 import { ProblemDetails } from '../problem-details.js';
 import { ApiTokenCreated, ApiTokenCreateRequest, ApiTokenInfo, ApiTokenList } from './api-token.js';
 import {
@@ -129,6 +130,29 @@ export const adminContract = c.router(
       body: ProvisioningSettings,
       responses: { 200: ProvisioningSettings, 400: ProblemDetails, ...notFound },
       summary: 'Set the credential configuration, attribute mappings and powers of the tenant’s SCIM users',
+    },
+    createOidcClient: {
+      method: 'POST',
+      path: '/tenants/:id/oidc-clients',
+      pathParams: tenantPath,
+      body: OidcClientCreateRequest,
+      responses: { 201: OidcClientCreated, 400: ProblemDetails, ...notFound },
+      summary: 'Register a relying party that signs its users in with their credential (OpenID Connect)',
+    },
+    listOidcClients: {
+      method: 'GET',
+      path: '/tenants/:id/oidc-clients',
+      pathParams: tenantPath,
+      responses: { 200: OidcClientList, ...notFound },
+      summary: 'List the tenant’s relying parties (never their secrets)',
+    },
+    deleteOidcClient: {
+      method: 'DELETE',
+      path: '/tenants/:id/oidc-clients/:clientId',
+      pathParams: z.object({ id: z.string(), clientId: z.string() }),
+      body: c.noBody(),
+      responses: { 204: c.noBody(), ...notFound },
+      summary: 'Remove a relying party; its pending logins and tokens stop working',
     },
     listCredentialConfigurations: {
       method: 'GET',

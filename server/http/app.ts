@@ -19,6 +19,7 @@ import type { LocalKeyStore } from '../keys/local-key-store.js';
 import { oauthErrorRenderer } from '../oid4vci/oauth-error-renderer.js';
 import { mountOid4vci } from '../oid4vci/oid4vci.endpoints.js';
 import { mountOid4vp } from '../oid4vp/oid4vp.endpoints.js';
+import { adminOidcClientRoutes } from '../oidc/admin-oidc-client.routes.js';
 import { mountOidc } from '../oidc/oidc.endpoints.js';
 import { scimRouter } from '../scim/scim.router.js';
 import { statusListRouter } from '../status-list/status-list.routes.js';
@@ -73,6 +74,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
       ...adminKeyRoutes(ctx.keys),
       ...adminCredentialConfigurationRoutes(ctx.config.issuerUrl, ctx.issuance.validator),
       ...adminProvisioningRoutes(),
+      ...adminOidcClientRoutes(),
     }),
     app,
     options,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { canonicalJson } from '../audit/canonical-json.js';
 import type { Signer } from '../keys/signer.js';
 import { invalidGrant } from '../oid4vci/oauth-error.js';
+import { subjectOf } from './mapped-claims.js';
 
 export const ID_TOKEN_TTL_SECONDS = 300;
 
@@ -33,12 +33,11 @@ export async function exchangeResponseCode(
   );
   if (!session) throw invalidGrant('the code is unknown, used, expired or not for this client');
   const claims = session.result?.claims ?? {};
-  const subjectKey = (claims.mandatee as { email?: string } | undefined)?.email ?? canonicalJson(claims);
   const now = Math.floor(Date.now() / 1000);
   const base = {
     iss: verifierUrl,
     aud: clientId,
-    sub: createHash('sha256').update(`${clientId}:${subjectKey}`).digest('base64url'),
+    sub: subjectOf(clientId, claims),
     iat: now,
     exp: now + ID_TOKEN_TTL_SECONDS,
   };

@@ -1,31 +1,20 @@
-import express, { type Express, type Request } from 'express';
+import express, { type Express } from 'express';
 import type { AppContext } from '../app-context.js';
 import { asyncHandler } from '../http/async-handler.js';
 import { invalidRequest, OAuthError, sendOAuthError, unsupportedGrantType } from '../oid4vci/oauth-error.js';
-import { authenticateToken } from '../tenants/token-auth.js';
+import { mountAuthorizationEndpoint } from './authorization-endpoint.js';
+import { authenticateClient } from './client-authentication.js';
+import { exchangeAuthorizationCode } from './exchange-authorization-code.js';
 import { exchangeResponseCode } from './exchange-response-code.js';
-import { openidConfiguration } from './openid-configuration.js';
+import { oidcEndpoints, openidConfiguration } from './openid-configuration.js';
+import { readUserinfo } from './userinfo.js';
 
-const invalidClient = () => new OAuthError(401, 'invalid_client', 'client authentication failed');
-
-/** client_secret_basic or client_secret_post: client_id is the tenant, client_secret one of its integrator tokens. */
-async function authenticateClient(req: Request): Promise<string> {
-  let id = typeof req.body?.client_id === 'string' ? req.body.client_id : undefined;
-  let secret = typeof req.body?.client_secret === 'string' ? req.body.client_secret : undefined;
-  const basic = /^Basic +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-  if (basic) {
-    const [u, p] = Buffer.from(basic, 'base64').toString().split(':');
-    id = decodeURIComponent(u ?? '');
-    secret = decodeURIComponent(p ?? '');
-  }
-  if (!id || !secret) throw invalidClient();
-  const principal = await authenticateToken(req.em, secret, 'integrator');
-  if (!principal || principal.tenantId !== id) throw invalidClient();
-  return id;
-}
-
-/** The verifier's OpenID Connect face: discovery, keys, and the token endpoint for redirect codes. */
-export function mountOidc(app: Express, ctx: Pick<AppContext, 'config' | 'signer'>): void {
+/**
+ * The verifier's OpenID Connect face: discovery, keys, the login (authorization endpoint), the
+ * token endpoint (codes of logins, and redirect codes of integrator sessions) and userinfo.
+ */
+export function mountOidc(app: Express, ctx: Pick<AppContext, 'config' | 'signer' | 'verifier'>): void {
+  const endpoints = oidcEndpoints(ctx.config.verifierUrl);
   app.get('/.well-known/openid-configuration', (_req, res) => res.json(openidConfiguration(ctx.config)));
   app.get(
     '/oauth2/jwks',
@@ -34,18 +23,32 @@ export function mountOidc(app: Express, ctx: Pick<AppContext, 'config' | 'signer
       res.json({ keys: await ctx.signer.publicJwks('oidc') });
     }),
   );
+  mountAuthorizationEndpoint(app, ctx);
   app.post(
     '/oauth2/token',
     express.urlencoded({ extended: false, limit: '16kb' }),
     asyncHandler(async (req, res) => {
       res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Pragma', 'no-cache');
       try {
         if (req.body?.grant_type !== 'authorization_code')
           throw unsupportedGrantType('only authorization_code is supported');
-        const clientId = await authenticateClient(req);
+        const caller = await authenticateClient(req.em, req, endpoints.token);
+        if (caller.kind === 'relying-party') {
+          const issuer = ctx.config.verifierUrl;
+          return res.json(
+            await exchangeAuthorizationCode(req.em, ctx.signer, issuer, caller.client, req.body),
+          );
+        }
         if (typeof req.body.code !== 'string' || !req.body.code) throw invalidRequest('code is required');
         res.json(
-          await exchangeResponseCode(req.em, ctx.signer, ctx.config.verifierUrl, clientId, req.body.code),
+          await exchangeResponseCode(
+            req.em,
+            ctx.signer,
+            ctx.config.verifierUrl,
+            caller.tenantId,
+            req.body.code,
+          ),
         );
       } catch (e) {
         if (e instanceof OAuthError) return sendOAuthError(res, e);
@@ -53,4 +56,15 @@ export function mountOidc(app: Express, ctx: Pick<AppContext, 'config' | 'signer
       }
     }),
   );
+  const userinfo = asyncHandler(async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      res.json(await readUserinfo(req.em, req.headers.authorization));
+    } catch (e) {
+      if (e instanceof OAuthError) return sendOAuthError(res, e);
+      throw e;
+    }
+  });
+  app.get('/oauth2/userinfo', userinfo);
+  app.post('/oauth2/userinfo', userinfo);
 }

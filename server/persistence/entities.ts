@@ -8,6 +8,8 @@ import { IssuedCredential } from '../issuance/issued-credential.entity.js';
 import { SigningKey } from '../keys/signing-key.entity.js';
 import { MailMessage } from '../mail/mail-message.entity.js';
 import { Oid4vciAccessToken, Oid4vciNonce } from '../oid4vci/oid4vci-state.entity.js';
+import { OidcAuthorization } from '../oidc/oidc-authorization.entity.js';
+import { OidcClient } from '../oidc/oidc-client.entity.js';
 import { OutboxMessage } from '../outbox/outbox-message.entity.js';
 import { StatusList, StatusListToken } from '../status-list/status-list.entity.js';
 import { ApiToken } from '../tenants/api-token.entity.js';
@@ -16,6 +18,8 @@ import { PresentationSession } from '../verification/presentation-session.entity
 import { TrustedIssuer } from '../verification/trusted-issuer.entity.js';
 
 export const entities = [
+  OidcClient,
+  OidcAuthorization,
   PresentationSession,
   TrustedIssuer,
   ScimUser,

@@ -1,0 +1,33 @@
+import { initServer } from '@ts-rest/express';
+import type { Request } from 'express';
+import { adminContract } from '../../contract/admin/admin-contract.js';
+import {
+  deleteOidcClient,
+  listOidcClients,
+  oidcClientView,
+  registerOidcClient,
+} from './oidc-client-registry.js';
+
+const s = initServer();
+const actor = (req: Request) => req.actor ?? 'admin';
+
+/** Admin routes for a tenant's relying parties: register (secret shown once), list, delete. */
+export function adminOidcClientRoutes() {
+  return {
+    createOidcClient: s.route(adminContract.createOidcClient, async ({ params, body, req }) => {
+      const { client, secret } = await registerOidcClient(req.em, params.id, body, actor(req));
+      return {
+        status: 201,
+        body: { ...oidcClientView(client), ...(secret ? { client_secret: secret } : {}) },
+      };
+    }),
+    listOidcClients: s.route(adminContract.listOidcClients, async ({ params, req }) => ({
+      status: 200,
+      body: { items: (await listOidcClients(req.em, params.id)).map(oidcClientView) },
+    })),
+    deleteOidcClient: s.route(adminContract.deleteOidcClient, async ({ params, req }) => {
+      await deleteOidcClient(req.em, params.id, params.clientId, actor(req));
+      return { status: 204, body: undefined };
+    }),
+  };
+}

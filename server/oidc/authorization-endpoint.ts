@@ -1,0 +1,99 @@
+import type { Express, Request, Response } from 'express';
+import type { AppContext } from '../app-context.js';
+import { asyncHandler } from '../http/async-handler.js';
+import { AuthorizationError, readAuthorizationRequest, redirectTo } from './authorization-request.js';
+import { issueAuthorizationCode } from './issue-authorization-code.js';
+import { renderErrorPage, renderLoginPage } from './login-page.js';
+import { LOGIN_SCRIPT } from './login-script.js';
+import { startLogin } from './start-login.js';
+
+export const LOGIN_SCRIPT_PATH = '/oauth2/login.js';
+const COOKIE_PATH = '/oauth2/authorize';
+// One cookie per login, so that two sign-ins in two tabs of one browser do not overwrite each other.
+const cookieName = (sessionId: string) => `oidc_login_${sessionId}`;
+
+function readCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+type Ctx = Pick<AppContext, 'config' | 'verifier'>;
+
+/** Renders an AuthorizationError: to the client's redirect_uri when it is trusted, else as a page. */
+function sendAuthorizationError(res: Response, e: AuthorizationError, issuer: string) {
+  if (e.redirect) {
+    const params = { error: e.error, error_description: e.description, state: e.redirect.state };
+    return res.redirect(303, redirectTo(e.redirect.uri, params, issuer));
+  }
+  res.status(400).type('html').send(renderErrorPage(e.error, e.description));
+}
+
+/**
+ * The browser side of the OpenID Connect login: GET /oauth2/authorize validates the request, starts
+ * a presentation session and shows the login page; the page's script (GET /oauth2/login.js) waits
+ * for the wallet and goes to GET /oauth2/authorize/complete, which sends the browser back to the
+ * client with a code (or an error).
+ */
+export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
+  const issuer = ctx.config.verifierUrl;
+  const secure = issuer.startsWith('https:');
+
+  app.get(
+    '/oauth2/authorize',
+    asyncHandler(async (req, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      try {
+        const request = await readAuthorizationRequest(req.em, req);
+        const login = await startLogin(req.em, ctx.verifier, request);
+        res.cookie(cookieName(login.sessionId), login.browserSecret, {
+          path: COOKIE_PATH,
+          httpOnly: true,
+          sameSite: 'lax',
+          secure,
+          maxAge: login.expiresIn * 1000,
+        });
+        const session = encodeURIComponent(login.sessionId);
+        res.type('html').send(
+          renderLoginPage({
+            sessionId: login.sessionId,
+            clientName: request.client.name ?? request.client.id,
+            credentialName: request.client.credentialConfigurationId,
+            qrCode: login.qrCode,
+            authorizationRequestUri: login.authorizationRequestUri,
+            eventsUrl: `/api/login/events?state=${session}`,
+            completeUrl: `/oauth2/authorize/complete?session=${session}`,
+            scriptUrl: LOGIN_SCRIPT_PATH,
+          }),
+        );
+      } catch (e) {
+        if (e instanceof AuthorizationError) return sendAuthorizationError(res, e, issuer);
+        throw e;
+      }
+    }),
+  );
+
+  app.get(
+    '/oauth2/authorize/complete',
+    asyncHandler(async (req, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      const sessionId = typeof req.query.session === 'string' ? req.query.session : '';
+      try {
+        const name = cookieName(sessionId);
+        const outcome = await issueAuthorizationCode(req.em, sessionId, readCookie(req, name));
+        res.clearCookie(name, { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure });
+        res.redirect(303, redirectTo(outcome.redirectUri, outcome.params, issuer));
+      } catch (e) {
+        if (e instanceof AuthorizationError) return sendAuthorizationError(res, e, issuer);
+        throw e;
+      }
+    }),
+  );
+
+  app.get(LOGIN_SCRIPT_PATH, (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.type('text/javascript').send(LOGIN_SCRIPT);
+  });
+}
