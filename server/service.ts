@@ -73,6 +73,16 @@ export async function startService(
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false })
     : undefined;
   if (!redis) logger.warn('REDIS_URL is not set: jobs run in-process from the outbox table');
+  // ioredis reconnects by itself; an outage is reported (and /readyz fails) rather than thrown.
+  let redisDown = false;
+  redis?.on('error', (err: Error) => {
+    if (!redisDown) logger.error({ err: err.message }, 'Redis is unreachable; retrying');
+    redisDown = true;
+  });
+  redis?.on('ready', () => {
+    if (redisDown) logger.info('Redis is reachable again');
+    redisDown = false;
+  });
 
   const mail = config.SMTP_URL
     ? smtpTransport(config.SMTP_URL)
@@ -136,13 +146,30 @@ export async function startService(
       }
       stopSchedule();
       await stopListening();
-      await jobs.stop();
+      // With Redis gone, BullMQ would wait for it forever; what it holds is safe in the outbox.
+      await settleWithin(jobs.stop(), config.SHUTDOWN_TIMEOUT_MS / 2, () =>
+        logger.warn('jobs did not stop in time'),
+      );
       await events.close();
       mail.close();
-      await redis?.quit().catch(() => undefined);
+      if (redis?.status === 'ready') await redis.quit().catch(() => undefined);
+      else redis?.disconnect();
       await orm.close();
       await embedded?.stop();
       logger.info('service stopped');
     },
   };
+}
+
+/** Waits for `p`, but no longer than `ms`; `onTimeout` says so. Shutdown must finish. */
+async function settleWithin(p: Promise<unknown>, ms: number, onTimeout: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      resolve();
+    }, ms);
+  });
+  await Promise.race([p.catch(() => undefined), timeout]);
+  clearTimeout(timer);
 }

@@ -37,7 +37,12 @@ export function bullMqDispatcher(o: BullMqOptions): JobDispatcher {
   const { logger } = o.context;
   const connection = o.redis;
   const queues = new Map<Topic, Queue<JobData>>(
-    TOPICS.map((t) => [t, new Queue<JobData>(t, { connection, prefix: o.prefix })]),
+    TOPICS.map((t) => {
+      const queue = new Queue<JobData>(t, { connection, prefix: o.prefix });
+      // Redis outages are logged once by the service's connection; the relay retries on its own.
+      queue.on('error', () => undefined);
+      return [t, queue];
+    }),
   );
   const workers: Worker<JobData>[] = [];
 

@@ -35,6 +35,8 @@ export function localSessionEvents(): SessionEvents {
 export function redisSessionEvents(redis: Redis): SessionEvents {
   const local = localSessionEvents();
   const subscriber = redis.duplicate();
+  // Outages are reported by the main connection; this one just reconnects.
+  subscriber.on('error', () => undefined);
   const counts = new Map<string, number>();
   subscriber.on('message', (ch: string, message: string) => {
     const event = JSON.parse(message) as SessionEvent;
