@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { beforeCommit } from '../persistence/before-commit.js';
 import { AuditEvent } from './audit-event.entity.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -33,28 +34,34 @@ export function hashEvent(e: Hashed): string {
 }
 
 /**
- * Appends an event to the tenant's chain inside the caller's transaction, so the event exists exactly
- * when the change it records does. A transaction-scoped advisory lock per tenant orders concurrent
- * writers; other tenants are not held up.
+ * Records an event in the caller's transaction: it is written when the transaction commits, and
+ * only then. Writing takes the tenant's chain lock, so it is done as the transaction's last step
+ * (see persistence/before-commit.ts): the lock is held for the commit only, not the whole request.
  */
-export async function appendAuditEvent(tx: EntityManager, entry: AuditEntry): Promise<AuditEvent> {
-  if (!tx.isInTransaction()) throw new Error('appendAuditEvent must run inside a transaction');
+export async function appendAuditEvent(tx: EntityManager, entry: AuditEntry): Promise<void> {
+  const createdAt = new Date();
+  beforeCommit(tx, 'audit', entry.tenantId, (em) => writeAuditEvent(em, { ...entry, createdAt }));
+}
+
+/**
+ * Writes one event after the tenant's last one. A transaction-scoped advisory lock per tenant orders
+ * concurrent writers; other tenants go on.
+ */
+async function writeAuditEvent(tx: EntityManager, entry: AuditEntry & { createdAt: Date }): Promise<void> {
   await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`audit:${entry.tenantId}`]);
-  const last = await tx.execute<{ seq: number; hash: string }[]>(
+  const [last] = await tx.execute<{ seq: number; hash: string }[]>(
     'select seq, hash from audit_event where tenant_id = ? order by seq desc limit 1',
     [entry.tenantId],
   );
   const event: Hashed = {
     tenantId: entry.tenantId,
-    seq: (last[0]?.seq ?? 0) + 1,
+    seq: (last?.seq ?? 0) + 1,
     actor: entry.actor,
     action: entry.action,
     subject: entry.subject ?? null,
     details: entry.details ?? {},
-    createdAt: new Date(),
-    prevHash: last[0]?.hash ?? GENESIS_HASH,
+    createdAt: entry.createdAt,
+    prevHash: last?.hash ?? GENESIS_HASH,
   };
-  const row = { id: randomUUID(), ...event, hash: hashEvent(event) };
-  await tx.insert(AuditEvent, row);
-  return row as AuditEvent;
+  await tx.insert(AuditEvent, { id: randomUUID(), ...event, hash: hashEvent(event) });
 }

@@ -1,6 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { BeforeCommitRunner } from './before-commit.js';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
 
@@ -15,6 +16,7 @@ export function ormConfig(o: OrmOptions): Options {
   return {
     clientUrl: o.url,
     entities,
+    subscribers: [new BeforeCommitRunner()],
     extensions: [Migrator],
     pool: { min: 0, max: o.poolMax },
     migrations: {

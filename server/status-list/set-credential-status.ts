@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEffect } from '../outbox/outbox.js';
+import { beforeCommit } from '../persistence/before-commit.js';
 import { STATUS_LIST_BITS } from './status-list.entity.js';
 import { entryPosition, StatusType } from './status-list-encoding.js';
 
@@ -19,8 +20,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  *
  * The byte is rewritten by one UPDATE reading its current value (get_byte/set_byte): the row lock
  * makes concurrent changes queue, and each re-reads the byte its predecessor wrote, so changes to
- * neighbouring entries of the same byte never overwrite one another. That lock is held until the
- * caller commits, so changes to one list are serialised; keep revoking transactions short.
+ * neighbouring entries of the same byte never overwrite one another. The UPDATE runs just before
+ * the caller commits (persistence/before-commit.ts), so the list's row lock is held for the commit
+ * only and revocations of many credentials of one list do not queue behind whole requests.
  *
  * Returns false, recording nothing, when the entry already had that status.
  */
@@ -45,14 +47,19 @@ export async function setCredentialStatus(
 
   const { byte, shift, mask } = entryPosition(entry.idx, STATUS_LIST_BITS);
   const bits = value << shift;
-  const changed = await tx.execute<{ version: string }[]>(
-    `update status_list
-     set statuses = set_byte(statuses, ?, (get_byte(statuses, ?) & ?) | ?), version = version + 1
-     where id = ? and (get_byte(statuses, ?) & ?) <> ?
-     returning version`,
-    [byte, byte, 0xff & ~mask, bits, entry.listId, byte, mask, bits],
+  const [current] = await tx.execute<{ b: number }[]>(
+    'select get_byte(statuses, ?) & ? as b from status_list where id = ?',
+    [byte, mask, entry.listId],
   );
-  if (changed.length === 0) return false;
+  if (current?.b === bits) return false;
+  beforeCommit(tx, 'status-list', entry.listId, async (em) => {
+    await em.execute(
+      `update status_list
+       set statuses = set_byte(statuses, ?, (get_byte(statuses, ?) & ?) | ?), version = version + 1
+       where id = ? and (get_byte(statuses, ?) & ?) <> ?`,
+      [byte, byte, 0xff & ~mask, bits, entry.listId, byte, mask, bits],
+    );
+  });
   await recordEffect(tx, 'status-list', { listId: entry.listId });
   return true;
 }
