@@ -369,3 +369,33 @@ describe('other holders and issuers', () => {
     }
   });
 });
+
+describe('two nodes', () => {
+  it('pushes the result over SSE on one node when the wallet answers another (Redis pub/sub)', async () => {
+    const second = await startTestService({ db: t.db, env: { ROLE: 'api' } });
+    try {
+      const h = await holder();
+      const s = await session({ response_mode: 'direct_post' });
+      const stream = await fetch(`${second.baseUrl}/api/login/events?state=${s.session_id}`);
+      const reader = stream.body?.getReader();
+      let text = '';
+      const read = (async () => {
+        for (;;) {
+          const chunk = await reader?.read();
+          if (!chunk || chunk.done) return text;
+          text += new TextDecoder().decode(chunk.value);
+        }
+      })();
+      await until(
+        async () => text,
+        (x) => x.includes('pending'),
+      );
+      // The wallet talks to the first node only (the session's URIs name it).
+      expect(s.authorization_request_uri).toContain(encodeURIComponent(t.baseUrl));
+      await h.wallet.present(s.authorization_request_uri, walletHttp);
+      expect(await read).toContain('"status":"verified"');
+    } finally {
+      await second.stop();
+    }
+  });
+});
