@@ -24,11 +24,10 @@ export const loginEventsRoute = (events: SessionEvents) => async (req: Request, 
     'x-accel-buffering': 'no',
   });
   const send = (e: SessionEvent) => res.write(`event: status\ndata: ${JSON.stringify(e)}\n\n`);
-  const current = statusOf(session);
-  send({ session_id: session.id, status: current });
-  if (FINAL.has(current)) return void res.end();
-
   let closed = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let expiry: NodeJS.Timeout | undefined;
+  let unsubscribe = () => {};
   const close = () => {
     if (closed) return;
     closed = true;
@@ -37,17 +36,23 @@ export const loginEventsRoute = (events: SessionEvents) => async (req: Request, 
     unsubscribe();
     res.end();
   };
-  const unsubscribe = events.subscribe(session.id, (e) => {
+  req.on('close', close);
+  // Subscribe first, then read the status: a change in between is then seen one way or the other.
+  unsubscribe = await events.subscribe(session.id, (e) => {
     send(e);
     if (FINAL.has(e.status)) close();
   });
-  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
-  const expiry = setTimeout(
+  if (closed) return unsubscribe();
+  await req.em.refresh(session);
+  const current = statusOf(session);
+  send({ session_id: session.id, status: current });
+  if (FINAL.has(current)) return close();
+  heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+  expiry = setTimeout(
     () => {
       send({ session_id: session.id, status: 'expired' });
       close();
     },
     Math.max(0, session.expiresAt.getTime() - Date.now()),
   );
-  req.on('close', close);
 };

@@ -13,7 +13,8 @@ export interface SessionEvent {
  */
 export interface SessionEvents {
   publish(event: SessionEvent): Promise<void>;
-  subscribe(sessionId: string, listener: (event: SessionEvent) => void): () => void;
+  /** Resolves once events published from now on will reach `listener`; returns the unsubscribe. */
+  subscribe(sessionId: string, listener: (event: SessionEvent) => void): Promise<() => void>;
   close(): Promise<void>;
 }
 
@@ -23,7 +24,7 @@ export function localSessionEvents(): SessionEvents {
   const emitter = new EventEmitter().setMaxListeners(0);
   return {
     publish: async (e) => void emitter.emit(e.session_id, e),
-    subscribe(sessionId, listener) {
+    async subscribe(sessionId, listener) {
       emitter.on(sessionId, listener);
       return () => emitter.off(sessionId, listener);
     },
@@ -44,11 +45,12 @@ export function redisSessionEvents(redis: Redis): SessionEvents {
   });
   return {
     publish: async (e) => void (await redis.publish(channel(e.session_id), JSON.stringify(e))),
-    subscribe(sessionId, listener) {
+    async subscribe(sessionId, listener) {
       const n = (counts.get(sessionId) ?? 0) + 1;
       counts.set(sessionId, n);
-      if (n === 1) void subscriber.subscribe(channel(sessionId));
-      const off = local.subscribe(sessionId, listener);
+      const off = await local.subscribe(sessionId, listener);
+      // Redis confirms SUBSCRIBE before it delivers anything published afterwards.
+      await subscriber.subscribe(channel(sessionId));
       return () => {
         off();
         const left = (counts.get(sessionId) ?? 1) - 1;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { OAuthError, PresentationDeclinedError } from '../../clients/wallet/src/index.js';
 import { publishedStatus } from '../support/credential-status.js';
+import { openEventStream } from '../support/event-stream.js';
 import { employeePayload } from '../support/fixtures.js';
 import { walletHttp, walletWithCredential } from '../support/holder-setup.js';
 import type { startSmtpCatcher } from '../support/smtp-catcher.js';
@@ -125,23 +126,14 @@ describe('a successful presentation', () => {
   it('direct_post: pushed over SSE (status only, no claims) and the stream closes', async () => {
     const h = await holder();
     const s = await session({ response_mode: 'direct_post' });
-    const stream = await fetch(`${t.baseUrl}/api/login/events?state=${s.session_id}`);
-    expect(stream.headers.get('content-type')).toContain('text/event-stream');
-    const reader = stream.body?.getReader();
-    let text = '';
-    const read = (async () => {
-      for (;;) {
-        const chunk = await reader?.read();
-        if (!chunk || chunk.done) return text;
-        text += new TextDecoder().decode(chunk.value);
-      }
-    })();
+    const stream = await openEventStream(`${t.baseUrl}/api/login/events?state=${s.session_id}`);
+    expect(stream.response.headers.get('content-type')).toContain('text/event-stream');
     await until(
-      async () => text,
+      async () => stream.text(),
       (x) => x.includes('pending'),
     );
     await h.wallet.present(s.authorization_request_uri, walletHttp);
-    const all = await read;
+    const all = await stream.done;
     expect(all).toContain('"status":"pending"');
     expect(all).toContain('"status":"verified"');
     expect(all).not.toContain('Ruiz');
@@ -372,28 +364,23 @@ describe('other holders and issuers', () => {
 
 describe('two nodes', () => {
   it('pushes the result over SSE on one node when the wallet answers another (Redis pub/sub)', async () => {
-    const second = await startTestService({ db: t.db, env: { ROLE: 'api' } });
+    const h = await holder();
+    // A second api node of the same deployment: same database, Redis and queues.
+    const second = await startTestService({
+      db: t.db,
+      env: { ROLE: 'api', QUEUE_PREFIX: t.env.QUEUE_PREFIX ?? '' },
+    });
     try {
-      const h = await holder();
       const s = await session({ response_mode: 'direct_post' });
-      const stream = await fetch(`${second.baseUrl}/api/login/events?state=${s.session_id}`);
-      const reader = stream.body?.getReader();
-      let text = '';
-      const read = (async () => {
-        for (;;) {
-          const chunk = await reader?.read();
-          if (!chunk || chunk.done) return text;
-          text += new TextDecoder().decode(chunk.value);
-        }
-      })();
+      const stream = await openEventStream(`${second.baseUrl}/api/login/events?state=${s.session_id}`);
       await until(
-        async () => text,
+        async () => stream.text(),
         (x) => x.includes('pending'),
       );
       // The wallet talks to the first node only (the session's URIs name it).
       expect(s.authorization_request_uri).toContain(encodeURIComponent(t.baseUrl));
       await h.wallet.present(s.authorization_request_uri, walletHttp);
-      expect(await read).toContain('"status":"verified"');
+      expect(await stream.done).toContain('"status":"verified"');
     } finally {
       await second.stop();
     }

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { createIntegratorClient } from '../../clients/integrator/src/index.js';
-import { type CredentialOfferJson, employeePayload } from '../support/fixtures.js';
+import type { CredentialOfferJson } from '../support/fixtures.js';
+import { mailedOffer } from '../support/mailed-offer.js';
 import { holderKey } from '../support/proof-jwt.js';
 import type { startSmtpCatcher } from '../support/smtp-catcher.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
@@ -35,24 +36,8 @@ const post = (path: string, body: unknown, accessToken?: string) =>
 
 /** An offer redeemed up to the access token, the way a wallet gets there. */
 async function redeemedOffer() {
-  const email = `holder-${++n}@example.test`;
-  const res = await integrator.createIssuance({
-    body: {
-      credential_configuration_id: 'LEARCredentialEmployee',
-      payload: employeePayload(),
-      delivery: 'ui',
-      email,
-    },
-  });
-  if (res.status !== 201) throw new Error('no offer');
-  const offer = (await (
-    await fetch(`${issuer}/oid4vci/v1/credential-offer/${res.body.offer_id}`)
-  ).json()) as CredentialOfferJson;
-  let txCode: string | undefined;
-  for (let i = 0; i < 50 && !txCode; i++) {
-    txCode = smtp.messages.find((m) => m.to.includes(email))?.raw.match(/activation code is: (\d{6})/)?.[1];
-    if (!txCode) await new Promise((r) => setTimeout(r, 100));
-  }
+  const { offerId, location, txCode } = await mailedOffer(integrator, smtp, `holder-${++n}@example.test`);
+  const offer = (await (await fetch(location)).json()) as CredentialOfferJson;
   const tokenRes = await fetch(`${t.baseUrl}/oid4vci/v1/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -64,7 +49,7 @@ async function redeemedOffer() {
     }),
   });
   const { access_token } = (await tokenRes.json()) as { access_token: string };
-  return { offerId: res.body.offer_id, accessToken: access_token as string };
+  return { offerId, accessToken: access_token as string };
 }
 
 const nonce = async () => ((await (await post('nonce', undefined)).json()) as { c_nonce: string }).c_nonce;

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { createIntegratorClient } from '../../clients/integrator/src/index.js';
-import { type CredentialOfferJson, employeePayload } from '../support/fixtures.js';
+import type { CredentialOfferJson } from '../support/fixtures.js';
+import { mailedOffer } from '../support/mailed-offer.js';
 import type { startSmtpCatcher } from '../support/smtp-catcher.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import type { TestService } from '../support/test-service.js';
@@ -22,27 +23,11 @@ afterAll(() => f.stop());
 
 /** An offer as a wallet sees it, plus the tx_code from the mail the employee got. */
 async function newOffer() {
-  const email = `employee-${++n}@example.test`;
-  const res = await integrator.createIssuance({
-    body: {
-      credential_configuration_id: 'LEARCredentialEmployee',
-      payload: employeePayload(),
-      delivery: 'ui',
-      email,
-    },
-  });
-  if (res.status !== 201 || !res.body.credential_offer_uri) throw new Error('no offer');
-  const location = decodeURIComponent(res.body.credential_offer_uri.split('credential_offer_uri=')[1] ?? '');
+  const { offerId, location, txCode } = await mailedOffer(integrator, smtp, `employee-${++n}@example.test`);
   const offer = (await (await fetch(location)).json()) as CredentialOfferJson;
-  const code: string =
+  const code =
     offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']?.['pre-authorized_code'] ?? '';
-  let txCode: string | undefined;
-  for (let i = 0; i < 50 && !txCode; i++) {
-    txCode = smtp.messages.find((m) => m.to.includes(email))?.raw.match(/activation code is: (\d{6})/)?.[1];
-    if (!txCode) await new Promise((r) => setTimeout(r, 100));
-  }
-  if (!txCode) throw new Error('no tx_code mail');
-  return { offerId: res.body.offer_id, location, code, txCode };
+  return { offerId, location, code, txCode };
 }
 
 const token = (fields: Record<string, string>) =>
