@@ -9,6 +9,7 @@ import { ScimError } from '../scim/scim-error.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { membersOfGroups } from './group-membership.js';
 import { checkIfMatch } from './if-match.js';
+import type { ScimCall } from './scim-call.js';
 import { ScimGroup } from './scim-group.entity.js';
 import { ScimUser } from './scim-user.entity.js';
 import { syncUserCredential } from './sync-user-credential.js';
@@ -113,13 +114,8 @@ async function loadForWrite(tx: EntityManager, tenantId: string, id: string, ifM
   return { group, members: members.map((m) => m.id), memberRefs: members };
 }
 
-export async function createScimGroup(
-  em: EntityManager,
-  s: IssuanceServices,
-  tenantId: string,
-  actor: string,
-  body: unknown,
-) {
+export async function createScimGroup(c: ScimCall, body: unknown) {
+  const { em, services: s, tenantId, actor } = c;
   const resource = resourceFromBody(body, 'Group');
   requiredString(resource, 'displayName');
   return em.transactional(async (tx) => {
@@ -139,15 +135,8 @@ export async function createScimGroup(
   });
 }
 
-export async function replaceScimGroup(
-  em: EntityManager,
-  s: IssuanceServices,
-  tenantId: string,
-  actor: string,
-  id: string,
-  body: unknown,
-  ifMatch?: string,
-) {
+export async function replaceScimGroup(c: ScimCall, id: string, body: unknown, ifMatch?: string) {
+  const { em, services: s, tenantId, actor } = c;
   const resource = resourceFromBody(body, 'Group');
   requiredString(resource, 'displayName');
   return em.transactional(async (tx) => {
@@ -160,15 +149,8 @@ export async function replaceScimGroup(
   });
 }
 
-export async function patchScimGroup(
-  em: EntityManager,
-  s: IssuanceServices,
-  tenantId: string,
-  actor: string,
-  id: string,
-  body: unknown,
-  ifMatch?: string,
-) {
+export async function patchScimGroup(c: ScimCall, id: string, body: unknown, ifMatch?: string) {
+  const { em, services: s, tenantId, actor } = c;
   return em.transactional(async (tx) => {
     const { group, members, memberRefs } = await loadForWrite(tx, tenantId, id, ifMatch);
     const current = {
@@ -192,14 +174,8 @@ export async function patchScimGroup(
   });
 }
 
-export async function deleteScimGroup(
-  em: EntityManager,
-  s: IssuanceServices,
-  tenantId: string,
-  actor: string,
-  id: string,
-  ifMatch?: string,
-) {
+export async function deleteScimGroup(c: ScimCall, id: string, ifMatch?: string) {
+  const { em, services: s, tenantId, actor } = c;
   await em.transactional(async (tx) => {
     const { group, members } = await loadForWrite(tx, tenantId, id, ifMatch);
     tx.remove(group);

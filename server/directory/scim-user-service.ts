@@ -8,6 +8,7 @@ import { requiredString, resourceFromBody } from '../scim/resource-input.js';
 import { ScimError } from '../scim/scim-error.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { checkIfMatch } from './if-match.js';
+import type { ScimCall } from './scim-call.js';
 import { ScimUser } from './scim-user.entity.js';
 import { type SyncOutcome, type SyncTrigger, syncUserCredential } from './sync-user-credential.js';
 import { groupNamesOf, setUserColumns } from './user-columns.js';
@@ -66,13 +67,8 @@ async function commitUser(
   return sync;
 }
 
-export async function createScimUser(
-  em: EntityManager,
-  s: IssuanceServices,
-  tenantId: string,
-  actor: string,
-  body: unknown,
-): Promise<UserChange> {
+export async function createScimUser(c: ScimCall, body: unknown): Promise<UserChange> {
+  const { em, services: s, tenantId, actor } = c;
   const resource = resourceFromBody(body, 'User');
   requiredString(resource, 'userName');
   return em.transactional(async (tx) => {
@@ -105,14 +101,12 @@ export async function createScimUser(
 }
 
 export async function replaceScimUser(
-  em: EntityManager,
-  s: IssuanceServices,
-  tenantId: string,
-  actor: string,
+  c: ScimCall,
   id: string,
   body: unknown,
   ifMatch?: string,
 ): Promise<UserChange> {
+  const { em, services: s, tenantId, actor } = c;
   const resource = resourceFromBody(body, 'User');
   requiredString(resource, 'userName');
   return em.transactional(async (tx) => {
@@ -127,14 +121,12 @@ export async function replaceScimUser(
 }
 
 export async function patchScimUser(
-  em: EntityManager,
-  s: IssuanceServices,
-  tenantId: string,
-  actor: string,
+  c: ScimCall,
   id: string,
   body: unknown,
   ifMatch?: string,
 ): Promise<UserChange> {
+  const { em, services: s, tenantId, actor } = c;
   return em.transactional(async (tx) => {
     const user = await loadForWrite(tx, tenantId, id, ifMatch);
     const { resource, changedPaths } = applyPatch(user.resource, body, 'User', { id });
@@ -150,14 +142,8 @@ export async function patchScimUser(
   });
 }
 
-export async function deleteScimUser(
-  em: EntityManager,
-  s: IssuanceServices,
-  tenantId: string,
-  actor: string,
-  id: string,
-  ifMatch?: string,
-): Promise<SyncOutcome> {
+export async function deleteScimUser(c: ScimCall, id: string, ifMatch?: string): Promise<SyncOutcome> {
+  const { em, services: s, tenantId, actor } = c;
   return em.transactional(async (tx) => {
     const user = await loadForWrite(tx, tenantId, id, ifMatch);
     const tenant = await getTenant(tx, tenantId);

@@ -3,6 +3,7 @@ import type { AppContext } from '../app-context.js';
 import { membersOfGroups } from '../directory/group-membership.js';
 import { etagOf } from '../directory/if-match.js';
 import { listScimResources } from '../directory/list-scim-resources.js';
+import type { ScimCall } from '../directory/scim-call.js';
 import type { ScimGroup } from '../directory/scim-group.entity.js';
 import {
   createScimGroup,
@@ -24,7 +25,12 @@ const LIST_RESPONSE = 'urn:ietf:params:api:messages:2.0:ListResponse';
 export function groupsRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Router {
   const router = Router({ mergeParams: true });
   const base = (req: Request) => tenantScimUrl(ctx.config.publicUrl, principalOf(req).tenantId);
-  const actor = (req: Request) => req.actor ?? 'scim';
+  const call = (req: Request): ScimCall => ({
+    em: req.em,
+    services: ctx.issuance,
+    tenantId: principalOf(req).tenantId,
+    actor: req.actor ?? 'scim',
+  });
   const tenant = (req: Request) => principalOf(req).tenantId;
   const id = (req: Request) => String(req.params.id);
   const views = async (req: Request, groups: ScimGroup[]) => {
@@ -72,27 +78,12 @@ export function groupsRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Rout
   );
   router.post(
     '/',
-    asyncHandler(async (req, res) =>
-      answer(req, res, 201, await createScimGroup(req.em, ctx.issuance, tenant(req), actor(req), req.body)),
-    ),
+    asyncHandler(async (req, res) => answer(req, res, 201, await createScimGroup(call(req), req.body))),
   );
   router.put(
     '/:id',
     asyncHandler(async (req, res) =>
-      answer(
-        req,
-        res,
-        200,
-        await replaceScimGroup(
-          req.em,
-          ctx.issuance,
-          tenant(req),
-          actor(req),
-          id(req),
-          req.body,
-          req.get('If-Match'),
-        ),
-      ),
+      answer(req, res, 200, await replaceScimGroup(call(req), id(req), req.body, req.get('If-Match'))),
     ),
   );
   router.patch(
@@ -102,22 +93,14 @@ export function groupsRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Rout
         req,
         res,
         patchStatus(req),
-        await patchScimGroup(
-          req.em,
-          ctx.issuance,
-          tenant(req),
-          actor(req),
-          id(req),
-          req.body,
-          req.get('If-Match'),
-        ),
+        await patchScimGroup(call(req), id(req), req.body, req.get('If-Match')),
       ),
     ),
   );
   router.delete(
     '/:id',
     asyncHandler(async (req, res) => {
-      await deleteScimGroup(req.em, ctx.issuance, tenant(req), actor(req), id(req), req.get('If-Match'));
+      await deleteScimGroup(call(req), id(req), req.get('If-Match'));
       res.status(204).end();
     }),
   );

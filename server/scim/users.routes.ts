@@ -3,6 +3,7 @@ import type { AppContext } from '../app-context.js';
 import { groupsOfUsers } from '../directory/group-membership.js';
 import { etagOf } from '../directory/if-match.js';
 import { listScimResources } from '../directory/list-scim-resources.js';
+import type { ScimCall } from '../directory/scim-call.js';
 import type { ScimUser } from '../directory/scim-user.entity.js';
 import {
   createScimUser,
@@ -26,7 +27,12 @@ const LIST_RESPONSE = 'urn:ietf:params:api:messages:2.0:ListResponse';
 export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Router {
   const router = Router({ mergeParams: true });
   const base = (req: Request) => tenantScimUrl(ctx.config.publicUrl, principalOf(req).tenantId);
-  const actor = (req: Request) => req.actor ?? 'scim';
+  const call = (req: Request): ScimCall => ({
+    em: req.em,
+    services: ctx.issuance,
+    tenantId: principalOf(req).tenantId,
+    actor: req.actor ?? 'scim',
+  });
   const tenant = (req: Request) => principalOf(req).tenantId;
   const id = (req: Request) => String(req.params.id);
 
@@ -87,48 +93,27 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Route
   router.post(
     '/',
     asyncHandler(async (req, res) => {
-      await answer(
-        req,
-        res,
-        201,
-        await createScimUser(req.em, ctx.issuance, tenant(req), actor(req), req.body),
-      );
+      await answer(req, res, 201, await createScimUser(call(req), req.body));
     }),
   );
   router.put(
     '/:id',
     asyncHandler(async (req, res) => {
-      const change = await replaceScimUser(
-        req.em,
-        ctx.issuance,
-        tenant(req),
-        actor(req),
-        id(req),
-        req.body,
-        req.get('If-Match'),
-      );
+      const change = await replaceScimUser(call(req), id(req), req.body, req.get('If-Match'));
       await answer(req, res, 200, change);
     }),
   );
   router.patch(
     '/:id',
     asyncHandler(async (req, res) => {
-      const change = await patchScimUser(
-        req.em,
-        ctx.issuance,
-        tenant(req),
-        actor(req),
-        id(req),
-        req.body,
-        req.get('If-Match'),
-      );
+      const change = await patchScimUser(call(req), id(req), req.body, req.get('If-Match'));
       await answer(req, res, patchStatus(req), change);
     }),
   );
   router.delete(
     '/:id',
     asyncHandler(async (req, res) => {
-      await deleteScimUser(req.em, ctx.issuance, tenant(req), actor(req), id(req), req.get('If-Match'));
+      await deleteScimUser(call(req), id(req), req.get('If-Match'));
       res.status(204).end();
     }),
   );
