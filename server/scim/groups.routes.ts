@@ -3,7 +3,6 @@ import type { AppContext } from '../app-context.js';
 import { membersOfGroups } from '../directory/group-membership.js';
 import { etagOf } from '../directory/if-match.js';
 import { listScimResources } from '../directory/list-scim-resources.js';
-import type { ScimCall } from '../directory/scim-call.js';
 import type { ScimGroup } from '../directory/scim-group.entity.js';
 import {
   createScimGroup,
@@ -13,26 +12,18 @@ import {
   replaceScimGroup,
 } from '../directory/scim-group-service.js';
 import { asyncHandler } from '../http/async-handler.js';
-import { principalOf } from '../http/request-context.js';
 import { groupView } from './group-view.js';
 import { listParams } from './list-params.js';
 import { project } from './projection.js';
-import { patchStatus, sendScim, tenantScimUrl } from './scim-response.js';
+import { scimRequest } from './scim-request.js';
+import { patchStatus, sendScim } from './scim-response.js';
 
 const LIST_RESPONSE = 'urn:ietf:params:api:messages:2.0:ListResponse';
 
 /** /Groups of a tenant's SCIM endpoint (RFC 7644 section 3). */
 export function groupsRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Router {
   const router = Router({ mergeParams: true });
-  const base = (req: Request) => tenantScimUrl(ctx.config.publicUrl, principalOf(req).tenantId);
-  const call = (req: Request): ScimCall => ({
-    em: req.em,
-    services: ctx.issuance,
-    tenantId: principalOf(req).tenantId,
-    actor: req.actor ?? 'scim',
-  });
-  const tenant = (req: Request) => principalOf(req).tenantId;
-  const id = (req: Request) => String(req.params.id);
+  const { base, call, tenant, id } = scimRequest(ctx);
   const views = async (req: Request, groups: ScimGroup[]) => {
     const members = await membersOfGroups(
       req.em,

@@ -3,7 +3,6 @@ import type { AppContext } from '../app-context.js';
 import { groupsOfUsers } from '../directory/group-membership.js';
 import { etagOf } from '../directory/if-match.js';
 import { listScimResources } from '../directory/list-scim-resources.js';
-import type { ScimCall } from '../directory/scim-call.js';
 import type { ScimUser } from '../directory/scim-user.entity.js';
 import {
   createScimUser,
@@ -15,10 +14,10 @@ import {
 } from '../directory/scim-user-service.js';
 import { credentialStates } from '../directory/user-credential-state.js';
 import { asyncHandler } from '../http/async-handler.js';
-import { principalOf } from '../http/request-context.js';
 import { listParams } from './list-params.js';
 import { project } from './projection.js';
-import { patchStatus, sendScim, tenantScimUrl } from './scim-response.js';
+import { scimRequest } from './scim-request.js';
+import { patchStatus, sendScim } from './scim-response.js';
 import { userView } from './user-view.js';
 
 const LIST_RESPONSE = 'urn:ietf:params:api:messages:2.0:ListResponse';
@@ -26,15 +25,7 @@ const LIST_RESPONSE = 'urn:ietf:params:api:messages:2.0:ListResponse';
 /** /Users of a tenant's SCIM endpoint (RFC 7644 section 3): one handler per method. */
 export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Router {
   const router = Router({ mergeParams: true });
-  const base = (req: Request) => tenantScimUrl(ctx.config.publicUrl, principalOf(req).tenantId);
-  const call = (req: Request): ScimCall => ({
-    em: req.em,
-    services: ctx.issuance,
-    tenantId: principalOf(req).tenantId,
-    actor: req.actor ?? 'scim',
-  });
-  const tenant = (req: Request) => principalOf(req).tenantId;
-  const id = (req: Request) => String(req.params.id);
+  const { base, call, tenant, id } = scimRequest(ctx);
 
   async function views(req: Request, users: ScimUser[], issued?: string) {
     const [groups, states] = await Promise.all([

@@ -1,0 +1,22 @@
+import type { Request } from 'express';
+import type { AppContext } from '../app-context.js';
+import type { ScimCall } from '../directory/scim-call.js';
+import { principalOf } from '../http/request-context.js';
+import { tenantScimUrl } from './scim-response.js';
+
+/** What the SCIM handlers read off a request that passed the SCIM guard. */
+export function scimRequest(ctx: Pick<AppContext, 'config' | 'issuance'>) {
+  const tenant = (req: Request) => principalOf(req).tenantId;
+  return {
+    tenant,
+    /** The tenant's SCIM base URL, for `location` and `$ref`. */
+    base: (req: Request) => tenantScimUrl(ctx.config.publicUrl, tenant(req)),
+    id: (req: Request) => String(req.params.id),
+    call: (req: Request): ScimCall => ({
+      em: req.em,
+      services: ctx.issuance,
+      tenantId: tenant(req),
+      actor: req.actor ?? 'scim',
+    }),
+  };
+}
