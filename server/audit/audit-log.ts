@@ -63,5 +63,11 @@ async function writeAuditEvent(tx: EntityManager, entry: AuditEntry & { createdA
     createdAt: entry.createdAt,
     prevHash: last?.hash ?? GENESIS_HASH,
   };
-  await tx.insert(AuditEvent, { id: randomUUID(), ...event, hash: hashEvent(event) });
+  const hash = hashEvent(event);
+  await tx.insert(AuditEvent, { id: randomUUID(), ...event, hash });
+  await tx.execute(
+    `insert into audit_head (tenant_id, seq, hash) values (?, ?, ?)
+     on conflict (tenant_id) do update set seq = excluded.seq, hash = excluded.hash`,
+    [entry.tenantId, event.seq, hash],
+  );
 }

@@ -58,8 +58,28 @@ export async function verifyAuditChain(em: EntityManager, tenantId: string): Pro
       prevHash = e.hash;
       expectedSeq++;
     }
-    if (batch.length < BATCH)
-      return { valid: true, checked: expectedSeq - 1, firstInvalidSeq: null, reason: null };
+    if (batch.length < BATCH) return checkHead(em, tenantId, expectedSeq - 1, prevHash);
     em.clear();
   }
+}
+
+/** The chain must end where the tenant's head says it ends; otherwise its newest events were cut off. */
+async function checkHead(
+  em: EntityManager,
+  tenantId: string,
+  lastSeq: number,
+  lastHash: string,
+): Promise<ChainVerification> {
+  const [head] = await em.execute<{ seq: number; hash: string }[]>(
+    'select seq, hash from audit_head where tenant_id = ?',
+    [tenantId],
+  );
+  if (head && (head.seq !== lastSeq || head.hash !== lastHash)) {
+    const reason =
+      head.seq > lastSeq
+        ? `events after ${lastSeq} are missing (the log was cut short)`
+        : `the log does not end at its recorded head`;
+    return { valid: false, checked: lastSeq, firstInvalidSeq: Math.min(head.seq, lastSeq + 1), reason };
+  }
+  return { valid: true, checked: lastSeq, firstInvalidSeq: null, reason: null };
 }

@@ -73,6 +73,17 @@ describe('audit hash chain', () => {
     });
   });
 
+  it('catches a log cut short: its newest events deleted', async () => {
+    const id = await tenantWithHistory();
+    await asSuperuser('delete from audit_event where tenant_id = $1 and seq >= 4', [id]);
+    expect(await verify(id)).toMatchObject({
+      valid: false,
+      checked: 3,
+      first_invalid_seq: 4,
+      reason: expect.stringMatching(/cut short/),
+    });
+  });
+
   it('catches a forged row whose hash was recomputed but whose successor still points at the original', async () => {
     const id = await tenantWithHistory();
     const { rows } = await sql.query('select * from audit_event where tenant_id = $1 and seq = 3', [id]);

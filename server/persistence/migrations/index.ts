@@ -5,6 +5,7 @@ import { Migration20261122000200_issuance } from './Migration20261122000200_issu
 import { Migration20261122000300_directory } from './Migration20261122000300_directory.js';
 import { Migration20261122000400_verification } from './Migration20261122000400_verification.js';
 import { Migration20261122000500_oidc } from './Migration20261122000500_oidc.js';
+import { Migration20261122000600_audit_head } from './Migration20261122000600_audit_head.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000300_directory', class: Migration20261122000300_directory },
   { name: 'Migration20261122000400_verification', class: Migration20261122000400_verification },
   { name: 'Migration20261122000500_oidc', class: Migration20261122000500_oidc },
+  { name: 'Migration20261122000600_audit_head', class: Migration20261122000600_audit_head },
 ];
