@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-const Display = z.object({
+/** Display of a credential type in one locale (SD-JWT VC type metadata and OID4VCI metadata). */
+export const CredentialDisplay = z.object({
   locale: z.string().min(2).max(35),
   name: z.string().min(1).max(200),
   description: z.string().max(1000).optional(),
@@ -14,7 +15,8 @@ const Display = z.object({
     .optional(),
 });
 
-const ClaimMetadata = z.object({
+/** SD-JWT VC claim metadata: a claim path with its labels. */
+export const ClaimMetadata = z.object({
   path: z.array(z.union([z.string(), z.number().int().min(0), z.null()])).min(1),
   display: z.array(z.object({ locale: z.string(), label: z.string() })).optional(),
   mandatory: z.boolean().optional(),
@@ -48,7 +50,7 @@ export const CredentialConfigurationInput = z
       .int()
       .min(60)
       .max(10 * 365 * 86_400),
-    display: z.array(Display).min(1),
+    display: z.array(CredentialDisplay).min(1),
     claims: z.array(ClaimMetadata).default([]),
   })
   .strict();
@@ -61,7 +63,7 @@ export const CredentialConfigurationInfo = z.object({
   payload_schema: z.record(z.unknown()),
   selectively_disclosable: z.array(z.string()),
   validity_seconds: z.number().int(),
-  display: z.array(Display),
+  display: z.array(CredentialDisplay),
   claims: z.array(ClaimMetadata),
 });
 

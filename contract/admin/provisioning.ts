@@ -1,6 +1,17 @@
 import { z } from 'zod';
 
-const Power = z.object({
+/** A credential payload field filled from a SCIM attribute path. */
+export const AttributeMapping = z.object({
+  target: z.string().regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, 'dotted payload path'),
+  source: z
+    .string()
+    .min(1)
+    .max(300)
+    .describe('SCIM attribute path, e.g. name.givenName or emails[type eq "work"].value'),
+  required: z.boolean().default(false).describe('A user lacking a required source cannot be provisioned'),
+});
+
+export const Power = z.object({
   function: z.string().min(1).max(200),
   action: z.array(z.string().min(1).max(200)).min(1),
 });
@@ -13,17 +24,7 @@ export const ProvisioningSettings = z
       .nullable()
       .describe('The configuration users get; null: users are stored without credentials'),
     mappings: z
-      .array(
-        z.object({
-          target: z.string().regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, 'dotted payload path'),
-          source: z
-            .string()
-            .min(1)
-            .max(300)
-            .describe('SCIM attribute path, e.g. name.givenName or emails[type eq "work"].value'),
-          required: z.boolean().default(false),
-        }),
-      )
+      .array(AttributeMapping)
       .describe(
         'Payload fields filled from SCIM attributes; a required one missing refuses the user (400 invalidValue)',
       ),

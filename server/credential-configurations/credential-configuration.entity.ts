@@ -1,21 +1,12 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { z } from 'zod';
+import type {
+  ClaimMetadata as ClaimMetadataSchema,
+  CredentialDisplay as CredentialDisplaySchema,
+} from '../../contract/admin/credential-configuration.js';
 
-/** Display of a credential type in one locale (SD-JWT VC type metadata and OID4VCI metadata). */
-export type CredentialDisplay = {
-  locale: string;
-  name: string;
-  description?: string;
-  background_color?: string;
-  text_color?: string;
-};
-
-/** SD-JWT VC claim metadata: a claim path with its labels. */
-export type ClaimMetadata = {
-  path: (string | number | null)[];
-  display?: { locale: string; label: string }[];
-  mandatory?: boolean;
-  sd?: 'always' | 'allowed' | 'never';
-};
+export type CredentialDisplay = z.infer<typeof CredentialDisplaySchema>;
+export type ClaimMetadata = z.infer<typeof ClaimMetadataSchema>;
 
 /**
  * A kind of credential the issuer can issue: its SD-JWT VC type, the JSON Schema its payload must

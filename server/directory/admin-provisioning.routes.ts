@@ -35,7 +35,7 @@ export function adminProvisioningRoutes() {
       const settings = {
         tenantId: params.id,
         configurationId: id,
-        mappings: body.mappings.map((m) => ({ target: m.target, source: m.source, required: m.required })),
+        mappings: body.mappings,
         defaultPowers: body.default_powers,
         groupPowers: body.group_powers,
         renewOnEveryPut: body.renew_on_every_put,

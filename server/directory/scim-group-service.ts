@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import type { IssuanceServices } from '../issuance/create-issuance.js';
+import { isUuid } from '../persistence/uuid.js';
 import { applyPatch } from '../scim/patch/apply-patch.js';
 import { requiredString, resourceFromBody } from '../scim/resource-input.js';
 import { ScimError } from '../scim/scim-error.js';
@@ -16,7 +17,6 @@ import { syncUserCredential } from './sync-user-credential.js';
 import { groupNamesOf } from './user-columns.js';
 
 type Json = Record<string, unknown>;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = (id: string) => new ScimError(404, `Group ${id} not found`);
 
 /** The members a resource names, with the display the client gave (`display`, or `displayName`). */
@@ -44,7 +44,7 @@ async function commitGroup(
   // Members that are no user of this tenant are left out (and named in the audit event): Microsoft's
   // SCIM test collection adds such members and expects success; no other tenant's user can get in.
   const requested = requestedMembers(resource);
-  const candidates = [...requested.keys()].filter((id) => UUID.test(id));
+  const candidates = [...requested.keys()].filter((id) => isUuid(id));
   const known = candidates.length
     ? await tx.find(ScimUser, { id: { $in: candidates }, tenantId: group.tenantId }, { fields: ['id'] })
     : [];
@@ -106,7 +106,7 @@ async function resyncUsers(
 }
 
 async function loadForWrite(tx: EntityManager, tenantId: string, id: string, ifMatch?: string) {
-  if (!UUID.test(id)) throw notFound(id);
+  if (!isUuid(id)) throw notFound(id);
   const group = await tx.findOne(ScimGroup, { id, tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!group) throw notFound(id);
   checkIfMatch(ifMatch, group.version);
@@ -192,7 +192,7 @@ export async function deleteScimGroup(c: ScimCall, id: string, ifMatch?: string)
 }
 
 export async function getScimGroup(em: EntityManager, tenantId: string, id: string) {
-  if (!UUID.test(id)) throw notFound(id);
+  if (!isUuid(id)) throw notFound(id);
   const group = await em.findOne(ScimGroup, { id, tenantId });
   if (!group) throw notFound(id);
   return group;

@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import type { IssuanceServices } from '../issuance/create-issuance.js';
+import { isUuid } from '../persistence/uuid.js';
 import { applyPatch } from '../scim/patch/apply-patch.js';
 import { requiredString, resourceFromBody } from '../scim/resource-input.js';
 import { ScimError } from '../scim/scim-error.js';
@@ -19,11 +20,10 @@ export interface UserChange {
 }
 
 const notFound = (id: string) => new ScimError(404, `User ${id} not found`);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const taken = () => new ScimError(409, 'userName is already taken in this tenant', 'uniqueness');
 
 async function loadForWrite(tx: EntityManager, tenantId: string, id: string, ifMatch?: string) {
-  if (!UUID.test(id)) throw notFound(id);
+  if (!isUuid(id)) throw notFound(id);
   const user = await tx.findOne(ScimUser, { id, tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!user) throw notFound(id);
   checkIfMatch(ifMatch, user.version);
@@ -162,7 +162,7 @@ export async function deleteScimUser(c: ScimCall, id: string, ifMatch?: string):
 }
 
 export async function getScimUser(em: EntityManager, tenantId: string, id: string): Promise<ScimUser> {
-  if (!UUID.test(id)) throw notFound(id);
+  if (!isUuid(id)) throw notFound(id);
   const user = await em.findOne(ScimUser, { id, tenantId });
   if (!user) throw notFound(id);
   return user;

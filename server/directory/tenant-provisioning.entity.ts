@@ -1,19 +1,12 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { z } from 'zod';
+import type {
+  AttributeMapping as AttributeMappingSchema,
+  Power as PowerSchema,
+} from '../../contract/admin/provisioning.js';
 
-/** A credential payload field filled from a SCIM attribute path. */
-export interface AttributeMapping {
-  /** Dotted path in the credential payload, e.g. `mandatee.firstName`. */
-  target: string;
-  /** SCIM attribute path, e.g. `name.givenName`, `emails[primary eq true].value`, `title`. */
-  source: string;
-  /** A user lacking a required source cannot be provisioned. */
-  required: boolean;
-}
-
-export interface Power {
-  function: string;
-  action: string[];
-}
+export type AttributeMapping = z.infer<typeof AttributeMappingSchema>;
+export type Power = z.infer<typeof PowerSchema>;
 
 /**
  * How a tenant's SCIM users become credentials: which configuration, which attribute goes where,

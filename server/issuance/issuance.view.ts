@@ -1,7 +1,6 @@
+import { statusListUri } from '../status-list/status-list-token.js';
 import type { Issuance } from './issuance.entity.js';
 import type { IssuedCredential } from './issued-credential.entity.js';
-
-const statusListUri = (issuerUrl: string, listId: string) => `${issuerUrl}/status-lists/${listId}`;
 
 export function issuanceView(i: Issuance, credentials: IssuedCredential[], issuerUrl: string) {
   const expired = i.status === 'offered' && i.expiresAt <= new Date();

@@ -1,13 +1,8 @@
 import type { Request, Response } from 'express';
 import QRCode from 'qrcode';
+import { escapeHtml } from '../http/escape-html.js';
 import { findOpenOffer } from '../issuance/find-open-offer.js';
 import { offerUri } from '../issuance/offer-urls.js';
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +

@@ -1,4 +1,4 @@
-import { createExpressEndpoints, initServer, type RequestValidationError } from '@ts-rest/express';
+import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { AppContext } from '../app-context.js';
@@ -8,31 +8,12 @@ import { credentialOfferRoute } from './credential-offer.route.js';
 import { metadataRoutes } from './metadata.routes.js';
 import { nonceRoute } from './nonce.route.js';
 import { notificationRoute } from './notification.route.js';
-import {
-  invalidCredentialRequest,
-  invalidNotificationRequest,
-  invalidRequest,
-  sendOAuthError,
-} from './oauth-error.js';
+import { oauthValidationError } from './oauth-validation-error.js';
 import { offerPageRoute } from './offer-page.route.js';
 import { signedMetadata } from './signed-metadata.js';
 import { tokenRoute } from './token.route.js';
 
 const s = initServer();
-
-/** A malformed request body gets the OAuth error code of the endpoint it was sent to. */
-function oauthValidationError(err: RequestValidationError, req: { path: string }, res: Response) {
-  const detail = [err.body, err.pathParams, err.query]
-    .flatMap((e) => e?.issues ?? [])
-    .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
-    .join('; ');
-  const make = req.path.endsWith('/credential')
-    ? invalidCredentialRequest
-    : req.path.endsWith('/notification')
-      ? invalidNotificationRequest
-      : invalidRequest;
-  sendOAuthError(res, make(detail || 'malformed request'));
-}
 
 /** Mounts the wallet-facing OID4VCI endpoints and the issuer's discovery documents. */
 export function mountOid4vci(app: Express, ctx: AppContext, codes: OfferCodes): void {

@@ -1,20 +1,14 @@
-import { createExpressEndpoints, initServer, type RequestValidationError } from '@ts-rest/express';
-import express, { type Express, type Response } from 'express';
+import { createExpressEndpoints, initServer } from '@ts-rest/express';
+import express, { type Express } from 'express';
 import { oid4vpContract } from '../../contract/verification/oid4vp-contract.js';
-import { invalidRequest, sendOAuthError } from '../oid4vci/oauth-error.js';
+import { invalidRequest } from '../oid4vci/oauth-error.js';
+import { oauthValidationError } from '../oid4vci/oauth-validation-error.js';
 import { completePresentation } from '../verification/complete-presentation.js';
 import { PresentationSession, statusOf } from '../verification/presentation-session.entity.js';
 import { signRequestObject } from '../verification/request-object.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
 
 const s = initServer();
-
-function oauthValidationError(err: RequestValidationError, _req: unknown, res: Response) {
-  const detail = [err.body, err.pathParams]
-    .flatMap((e) => e?.issues ?? [])
-    .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`);
-  sendOAuthError(res, invalidRequest(detail.join('; ') || 'malformed request'));
-}
 
 /** The wallet-facing OID4VP endpoints: the request object by reference, and the response endpoint. */
 export function mountOid4vp(app: Express, services: VerifierServices): void {

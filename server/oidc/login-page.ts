@@ -1,10 +1,6 @@
-/** HTML of the OpenID Connect login: the page with the QR code, and the page for errors shown in place. */
+import { escapeHtml } from '../http/escape-html.js';
 
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
+/** HTML of the OpenID Connect login: the page with the QR code, and the page for errors shown in place. */
 
 // Inline styles are allowed by helmet's default CSP (style-src 'unsafe-inline'); scripts are not.
 const STYLE = `

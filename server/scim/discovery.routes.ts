@@ -1,6 +1,5 @@
 import { type Request, Router } from 'express';
 import type { AppContext } from '../app-context.js';
-import { principalOf } from '../http/request-context.js';
 import {
   ENTERPRISE_USER_SCHEMA,
   GROUP_SCHEMA,
@@ -8,11 +7,10 @@ import {
   USER_SCHEMA,
 } from './schema/scim-attributes.js';
 import { ScimError } from './scim-error.js';
-import { sendScim, tenantScimUrl } from './scim-response.js';
+import { scimRequest } from './scim-request.js';
+import { listResponse, sendScim } from './scim-response.js';
 import { serviceProviderConfig } from './service-provider-config.js';
 import { CREDENTIAL_EXTENSION_URN } from './user-view.js';
-
-const LIST_RESPONSE = 'urn:ietf:params:api:messages:2.0:ListResponse';
 
 /** Our read-only extension, described like the RFC schemas so clients can discover it. */
 const CREDENTIAL_SCHEMA: ScimSchema = {
@@ -67,9 +65,9 @@ const CREDENTIAL_SCHEMA: ScimSchema = {
 const SCHEMAS = [USER_SCHEMA, ENTERPRISE_USER_SCHEMA, GROUP_SCHEMA, CREDENTIAL_SCHEMA];
 
 /** /ServiceProviderConfig, /ResourceTypes and /Schemas (RFC 7644 section 4), each also by id. */
-export function discoveryRouter(ctx: Pick<AppContext, 'config'>): Router {
+export function discoveryRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Router {
   const router = Router({ mergeParams: true });
-  const base = (req: Request) => tenantScimUrl(ctx.config.publicUrl, principalOf(req).tenantId);
+  const { base } = scimRequest(ctx);
   const resourceTypes = (req: Request) => [
     {
       schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
@@ -97,23 +95,18 @@ export function discoveryRouter(ctx: Pick<AppContext, 'config'>): Router {
     ...s,
     meta: { resourceType: 'Schema', location: `${base(req)}/Schemas/${s.id}` },
   });
-  const list = (items: unknown[]) => ({
-    schemas: [LIST_RESPONSE],
-    totalResults: items.length,
-    startIndex: 1,
-    itemsPerPage: items.length,
-    Resources: items,
-  });
 
   // `/serviceConfiguration` is what Microsoft's SCIM test collection asks for.
   router.get(['/ServiceProviderConfig', '/serviceConfiguration'], serviceProviderConfig);
-  router.get('/ResourceTypes', (req, res) => sendScim(res, 200, list(resourceTypes(req))));
+  router.get('/ResourceTypes', (req, res) => sendScim(res, 200, listResponse(resourceTypes(req))));
   router.get('/ResourceTypes/:id', (req, res) => {
     const found = resourceTypes(req).find((t) => t.id.toLowerCase() === String(req.params.id).toLowerCase());
     if (!found) throw new ScimError(404, `no resource type ${req.params.id}`);
     sendScim(res, 200, found);
   });
-  router.get('/Schemas', (req, res) => sendScim(res, 200, list(SCHEMAS.map((s) => schemaView(req, s)))));
+  router.get('/Schemas', (req, res) =>
+    sendScim(res, 200, listResponse(SCHEMAS.map((s) => schemaView(req, s)))),
+  );
   router.get('/Schemas/:id', (req, res) => {
     const found = SCHEMAS.find((s) => s.id.toLowerCase() === String(req.params.id).toLowerCase());
     if (!found) throw new ScimError(404, `no schema ${req.params.id}`);

@@ -16,9 +16,7 @@ import { groupView } from './group-view.js';
 import { listParams } from './list-params.js';
 import { project } from './projection.js';
 import { scimRequest } from './scim-request.js';
-import { patchStatus, sendScim } from './scim-response.js';
-
-const LIST_RESPONSE = 'urn:ietf:params:api:messages:2.0:ListResponse';
+import { listResponse, patchStatus, sendScim } from './scim-response.js';
 
 /** /Groups of a tenant's SCIM endpoint (RFC 7644 section 3). */
 export function groupsRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Router {
@@ -54,13 +52,7 @@ export function groupsRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Rout
       const params = listParams(req.query);
       const { total, items } = await listScimResources(req.em, 'Group', tenant(req), params);
       const resources = await views(req, items);
-      sendScim(res, 200, {
-        schemas: [LIST_RESPONSE],
-        totalResults: total,
-        startIndex: params.startIndex,
-        itemsPerPage: resources.length,
-        Resources: resources,
-      });
+      sendScim(res, 200, listResponse(resources, total, params.startIndex));
     }),
   );
   router.get(

@@ -1,7 +1,5 @@
 import type { Request, Response } from 'express';
 
-export { scimUrlOf as tenantScimUrl } from '../tenants/tenant.view.js';
-
 /** Every SCIM answer is application/scim+json (RFC 7644 section 3.1). */
 export function sendScim(res: Response, status: number, body: unknown): void {
   res.status(status).type('application/scim+json').send(JSON.stringify(body));
@@ -14,3 +12,12 @@ export function sendScim(res: Response, status: number, body: unknown): void {
  */
 export const patchStatus = (req: Request): 200 | 204 =>
   req.query.attributes !== undefined || req.query.excludedAttributes !== undefined ? 200 : 204;
+
+/** RFC 7644 section 3.4.2: a page of resources with the exact total. */
+export const listResponse = (resources: unknown[], totalResults = resources.length, startIndex = 1) => ({
+  schemas: ['urn:ietf:params:api:messages:2.0:ListResponse'],
+  totalResults,
+  startIndex,
+  itemsPerPage: resources.length,
+  Resources: resources,
+});

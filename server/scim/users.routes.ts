@@ -17,10 +17,8 @@ import { asyncHandler } from '../http/async-handler.js';
 import { listParams } from './list-params.js';
 import { project } from './projection.js';
 import { scimRequest } from './scim-request.js';
-import { patchStatus, sendScim } from './scim-response.js';
+import { listResponse, patchStatus, sendScim } from './scim-response.js';
 import { userView } from './user-view.js';
-
-const LIST_RESPONSE = 'urn:ietf:params:api:messages:2.0:ListResponse';
 
 /** /Users of a tenant's SCIM endpoint (RFC 7644 section 3): one handler per method. */
 export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Router {
@@ -63,13 +61,7 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Route
       const resources = (await views(req, items)).map((v) =>
         project(v, req.query.attributes, req.query.excludedAttributes),
       );
-      sendScim(res, 200, {
-        schemas: [LIST_RESPONSE],
-        totalResults: total,
-        startIndex: params.startIndex,
-        itemsPerPage: resources.length,
-        Resources: resources,
-      });
+      sendScim(res, 200, listResponse(resources, total, params.startIndex));
     }),
   );
   router.get(

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEffect } from '../outbox/outbox.js';
 import { beforeCommit } from '../persistence/before-commit.js';
+import { isUuid } from '../persistence/uuid.js';
 import { STATUS_LIST_BITS } from './status-list.entity.js';
 import { entryPosition, StatusType } from './status-list-encoding.js';
 
@@ -11,8 +12,6 @@ const STATUS_VALUES: Record<CredentialStatusValue, number> = {
   invalid: StatusType.INVALID,
   suspended: StatusType.SUSPENDED,
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Sets a credential's entry in the caller's transaction, and records the outbox effect that makes
@@ -35,7 +34,7 @@ export async function setCredentialStatus(
     throw new Error('setCredentialStatus must run inside the transaction of the change');
   const value = STATUS_VALUES[status];
   if (value === undefined) throw new Error(`unknown credential status ${status}`);
-  const [list] = UUID.test(entry.listId)
+  const [list] = isUuid(entry.listId)
     ? await tx.execute<{ size: number; bits: number }[]>('select size, bits from status_list where id = ?', [
         entry.listId,
       ])

@@ -4,10 +4,9 @@ import { STATUS_LIST_JWT_MEDIA_TYPE } from '../../contract/status-list/status-li
 import type { AppContext } from '../app-context.js';
 import { notFound } from '../http/problem.js';
 import { sendProblem } from '../http/problem-renderer.js';
+import { isUuid } from '../persistence/uuid.js';
 import { publishLatestStatusList } from './publish-status-list.js';
 import { STATUS_LIST_TTL_SECONDS } from './status-list-token.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface StoredToken {
   token: string | null;
@@ -37,7 +36,7 @@ export function statusListRouter(ctx: Pick<AppContext, 'signer' | 'config'>): Ro
     try {
       const id = String(req.params.id);
       const missing = () => sendProblem(res, notFound(`status list ${id}`));
-      if (!UUID.test(id)) return missing();
+      if (!isUuid(id)) return missing();
       let stored = await readToken(req.em, id);
       if (!stored) return missing();
       if (!usable(stored, Date.now())) {

@@ -1,12 +1,8 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { z } from 'zod';
+import type { Mandator as MandatorSchema } from '../../contract/admin/tenant.js';
 
-export interface Mandator {
-  organizationIdentifier: string;
-  organization: string;
-  commonName: string;
-  email: string;
-  country: string;
-}
+export type Mandator = z.infer<typeof MandatorSchema>;
 
 export const Tenant = defineEntity({
   name: 'Tenant',

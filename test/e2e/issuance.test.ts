@@ -17,6 +17,7 @@ import {
 import { startSmtpCatcher } from '../support/smtp-catcher.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 import { ThirdPartyWallet } from '../support/third-party-wallet.js';
+import { until } from '../support/until.js';
 
 /**
  * Issuance end to end: the integrator creates an offer, the tx_code arrives by real SMTP, a wallet
@@ -39,15 +40,6 @@ afterAll(async () => {
   await t?.stop();
   await smtp?.close();
 });
-
-async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** An offer for `email` (delivery ui: the offer comes back, the tx_code goes by mail) and its tx_code. */
 async function createOffer(email: string) {

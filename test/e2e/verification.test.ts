@@ -8,10 +8,10 @@ import { openEventStream } from '../support/event-stream.js';
 import { employeePayload } from '../support/fixtures.js';
 import { walletHttp, walletWithCredential } from '../support/holder-setup.js';
 import type { startSmtpCatcher } from '../support/smtp-catcher.js';
-import { until } from '../support/status-lists.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
+import { until } from '../support/until.js';
 
 /**
  * Verification end to end: an integrator starts sessions, our wallet presents (both response modes),

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directorySink } from '../../workers/audit-export/audit-sink.js';
 import { exportAuditEvents } from '../../workers/audit-export/export-audit-events.js';
-import { until } from '../support/status-lists.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
+import { until } from '../support/until.js';
 
 let t: TestService;
 let dir: string;

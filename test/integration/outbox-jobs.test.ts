@@ -5,6 +5,7 @@ import { OutboxMessage } from '../../server/outbox/outbox-message.entity.js';
 import { startSmtpCatcher } from '../support/smtp-catcher.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+import { until } from '../support/until.js';
 
 let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
 beforeAll(async () => {
@@ -24,15 +25,6 @@ const queue = (t: TestService, mail: Parameters<typeof queueMail>[1]) =>
 
 const outboxRow = (t: TestService, id: string) =>
   t.service.context.orm.em.fork().findOneOrFail(OutboxMessage, { payload: { mailId: id } });
-
-async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.each([
   ['BullMQ', true],

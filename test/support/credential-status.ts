@@ -1,6 +1,7 @@
 import type { Signer } from '../../server/keys/signer.js';
 import { readStatus } from '../../server/status-list/status-list-encoding.js';
-import { fetchList, until } from './status-lists.js';
+import { fetchList } from './status-lists.js';
+import { until } from './until.js';
 
 /** The status_list reference inside an SD-JWT VC (read without verifying: the tests verify elsewhere). */
 export function statusOf(credential: string): { idx: number; uri: string } {

@@ -13,22 +13,9 @@ import {
 } from '../../server/status-list/set-credential-status.js';
 import { decodeStatusList, readStatus, StatusType } from '../../server/status-list/status-list-encoding.js';
 
+export { sleep, until } from './until.js';
+
 /** Helpers of the status list tests: allocating, changing and reading lists as issuance and verifiers do. */
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export async function until<T>(
-  probe: () => Promise<T>,
-  ok: (v: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (ok(v) || Date.now() > deadline) return v;
-    await sleep(100);
-  }
-}
 
 /** Each allocation in a transaction of its own, as issuance does. */
 export async function allocate(

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../server/http/escape-html.js';
 /**
  * Mail templates: each renders a subject, a plain-text body and an HTML body from its parameters.
  * Parameters are escaped in HTML; no template puts more than one secret in one message.
@@ -9,12 +10,6 @@ export interface RenderedMail {
 }
 
 type Template = (p: Record<string, string>) => RenderedMail;
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 const layout = (title: string, body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +

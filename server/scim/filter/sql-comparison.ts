@@ -1,3 +1,4 @@
+import { isUuid } from '../../persistence/uuid.js';
 import type { Leaf } from './attribute-resolver.js';
 import type { CompareOp, CompValue } from './filter-ast.js';
 import { invalidFilter } from './filter-lexer.js';
@@ -19,7 +20,7 @@ export function compareSql(leaf: Leaf, op: CompareOp, value: CompValue, params: 
   if (leaf.form === 'uuid' && (op === 'eq' || op === 'ne')) {
     // uuid equality keeps the primary-key and membership indexes usable; a value that is no uuid
     // cannot equal one (and these columns are never null).
-    if (!UUID.test(value)) return op === 'eq' ? 'false' : 'true';
+    if (!isUuid(value)) return op === 'eq' ? 'false' : 'true';
     return `${leaf.sql} ${op === 'eq' ? '=' : 'is distinct from'} ${params.add(value, 'uuid')}`;
   }
   const column = leaf.form === 'uuid' ? `${leaf.sql}::text` : leaf.sql;
@@ -49,7 +50,6 @@ export function presentSql(leaf: Leaf): string {
 }
 
 const ORDER = { gt: '>', ge: '>=', lt: '<', le: '<=' } as const;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Backslash is PostgreSQL's default LIKE escape, so no ESCAPE clause (and no quoted backslash) is needed. */
 export const escapeLike = (value: string) => value.replace(/[\\%_]/g, '\\$&');
