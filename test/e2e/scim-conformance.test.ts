@@ -4,11 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScimTokenProxy } from '../support/scim-token-proxy.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 
-/** Microsoft's public SCIM test collection, run with newman against the started service. */
-const COLLECTION = path.resolve(
-  import.meta.dirname,
-  '../../../shared/conformance/scim/PostmanCollection.json',
-);
+/** Microsoft's public SCIM test collection (MIT, kept in the repository), run with newman. */
+const COLLECTION = path.resolve(import.meta.dirname, '../fixtures/scim/PostmanCollection.json');
 
 let t: TestService;
 let proxy: Awaited<ReturnType<typeof startScimTokenProxy>>;
