@@ -1,44 +1,74 @@
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { HolderWallet, inMemoryCredentialStore, inMemoryHolderCrypto, WalletError } from './src/index.js';
+import { fileWallet } from './src/file-wallet-store.js';
+import { HolderWallet, PresentationDeclinedError, WalletError } from './src/index.js';
 
 /**
- * A demo holder: `npx tsx clients/wallet/cli.ts receive '<offer uri>' --tx-code 123456` redeems the
- * offer, verifies the credential and prints its disclosed claims and status. Keys and credentials
- * live only as long as the process. `--allow-http` for a local service without TLS.
+ * A demo holder whose keys and credentials live in a directory (`--store`, default
+ * ~/.credservice-wallet), so that one run receives and a later one presents:
+ *   receive <offer-uri> --tx-code 123456   redeems an `openid-credential-offer://` link, verifies
+ *                                           and stores the credential, prints its claims and status
+ *   present <openid4vp-uri>                answers a verifier's request with a stored credential
+ *   list                                   prints the stored credentials
+ * Every command prints one JSON document on stdout. `--allow-http` for a local service without TLS.
  */
-const USAGE = `usage: npx tsx clients/wallet/cli.ts receive <offer-uri> [--tx-code CODE] [--allow-http]`;
+const USAGE = `usage: npx tsx clients/wallet/cli.ts <command> [options]
+  receive <offer-uri> [--tx-code CODE]   redeem a credential offer and store the credential
+  present <openid4vp-uri>                present a stored credential to a verifier
+  list                                   show the stored credentials
+options: --store DIR (default ~/.credservice-wallet)  --allow-http (a local service without TLS)`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: {
     'tx-code': { type: 'string' },
+    store: { type: 'string', default: path.join(os.homedir(), '.credservice-wallet') },
     'allow-http': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 
-const [command, offerUri] = positionals;
-if (values.help || command !== 'receive' || !offerUri) {
+const [command, uri] = positionals;
+const needsUri = command === 'receive' || command === 'present';
+if (values.help || !(needsUri || command === 'list') || (needsUri && !uri)) {
   console.error(USAGE);
   process.exit(values.help ? 0 : 2);
 }
 
-const wallet = new HolderWallet({
-  crypto: inMemoryHolderCrypto(),
-  store: inMemoryCredentialStore(),
-  http: { allowHttp: values['allow-http'] },
-});
+const store = path.resolve(values.store);
+const wallet = new HolderWallet({ ...fileWallet(store), http: { allowHttp: values['allow-http'] } });
+const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 
 try {
-  const txCode = values['tx-code'];
-  const received = await wallet.receive(offerUri, txCode !== undefined ? { txCode } : {});
-  for (const c of received) {
-    const status = c.statusReference ? await wallet.checkStatus(c.id) : undefined;
-    console.log(
-      JSON.stringify({ vct: c.vct, issuer: c.issuer, status: status?.label, claims: c.claims }, null, 2),
-    );
+  if (command === 'receive') {
+    const txCode = values['tx-code'];
+    const received = await wallet.receive(uri ?? '', txCode !== undefined ? { txCode } : {});
+    const credentials = [];
+    for (const c of received) {
+      const status = c.statusReference ? await wallet.checkStatus(c.id) : undefined;
+      credentials.push({ id: c.id, vct: c.vct, issuer: c.issuer, status: status?.label, claims: c.claims });
+    }
+    print({ store, credentials });
+  } else if (command === 'present') {
+    const result = await wallet.present(uri ?? '');
+    const presented = Object.values(result.matches ?? {}).map((m) => ({
+      query: m.queryId,
+      credential: m.credential.id,
+      vct: m.credential.vct,
+      disclosures: m.disclosures.length,
+    }));
+    print({ verifier: result.request.client_id, presented, redirect_uri: result.redirectUri ?? null });
+  } else {
+    const credentials = await wallet.list();
+    print({
+      store,
+      credentials: credentials.map(({ id, vct, issuer, receivedAt }) => ({ id, vct, issuer, receivedAt })),
+    });
   }
 } catch (e) {
-  console.error(e instanceof WalletError ? `${e.name}: ${e.message}` : e);
+  if (e instanceof PresentationDeclinedError)
+    console.error(`declined: no stored credential answers the request (${e.message}); the verifier was told`);
+  else console.error(e instanceof WalletError ? `${e.name}: ${e.message}` : e);
   process.exit(1);
 }

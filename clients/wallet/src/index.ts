@@ -11,6 +11,7 @@ export * from './credential-request.js';
 export * from './credential-store.js';
 export * from './encrypt-response.js';
 export * from './errors.js';
+export * from './file-wallet-store.js';
 export * from './holder-crypto.js';
 export * from './holder-wallet.js';
 export type { HttpOptions } from './http.js';
