@@ -6,6 +6,7 @@ import { Migration20261122000300_directory } from './Migration20261122000300_dir
 import { Migration20261122000400_verification } from './Migration20261122000400_verification.js';
 import { Migration20261122000500_oidc } from './Migration20261122000500_oidc.js';
 import { Migration20261122000600_audit_head } from './Migration20261122000600_audit_head.js';
+import { Migration20261123000100_audit_sealing } from './Migration20261123000100_audit_sealing.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000400_verification', class: Migration20261122000400_verification },
   { name: 'Migration20261122000500_oidc', class: Migration20261122000500_oidc },
   { name: 'Migration20261122000600_audit_head', class: Migration20261122000600_audit_head },
+  { name: 'Migration20261123000100_audit_sealing', class: Migration20261123000100_audit_sealing },
 ];
