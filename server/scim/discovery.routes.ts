@@ -1,68 +1,40 @@
 import { type Request, Router } from 'express';
 import type { AppContext } from '../app-context.js';
+import { CREDENTIAL_EXTENSION_URN, CREDENTIAL_SCHEMA } from './schema/credential-extension.js';
 import {
   ENTERPRISE_USER_SCHEMA,
   GROUP_SCHEMA,
+  type ScimAttribute,
+  type ScimResourceType,
   type ScimSchema,
   USER_SCHEMA,
 } from './schema/scim-attributes.js';
-import { ScimError } from './scim-error.js';
+import { maxLengthOf } from './schema/value-limits.js';
+import { ScimError, sendScimError } from './scim-error.js';
 import { scimRequest } from './scim-request.js';
 import { listResponse, sendScim } from './scim-response.js';
 import { serviceProviderConfig } from './service-provider-config.js';
-import { CREDENTIAL_EXTENSION_URN } from './user-view.js';
-
-/** Our read-only extension, described like the RFC schemas so clients can discover it. */
-const CREDENTIAL_SCHEMA: ScimSchema = {
-  id: CREDENTIAL_EXTENSION_URN,
-  name: 'Credential',
-  description: 'Where the user’s verifiable credential stands (read-only)',
-  attributes: [
-    {
-      name: 'status',
-      type: 'string',
-      multiValued: false,
-      required: false,
-      caseExact: true,
-      mutability: 'readOnly',
-      returned: 'default',
-      uniqueness: 'none',
-      canonicalValues: ['none', 'offered', 'valid', 'suspended', 'revoked'],
-    },
-    {
-      name: 'issuanceId',
-      type: 'string',
-      multiValued: false,
-      required: false,
-      caseExact: true,
-      mutability: 'readOnly',
-      returned: 'default',
-      uniqueness: 'none',
-    },
-    {
-      name: 'credentialIds',
-      type: 'string',
-      multiValued: true,
-      required: false,
-      caseExact: true,
-      mutability: 'readOnly',
-      returned: 'default',
-      uniqueness: 'none',
-    },
-    {
-      name: 'credential',
-      type: 'string',
-      multiValued: false,
-      required: false,
-      caseExact: true,
-      mutability: 'readOnly',
-      returned: 'request',
-      uniqueness: 'none',
-    },
-  ],
-};
 
 const SCHEMAS = [USER_SCHEMA, ENTERPRISE_USER_SCHEMA, GROUP_SCHEMA, CREDENTIAL_SCHEMA];
+const TYPE_OF_SCHEMA = new Map<string, ScimResourceType>([
+  [USER_SCHEMA.id, 'User'],
+  [ENTERPRISE_USER_SCHEMA.id, 'User'],
+  [GROUP_SCHEMA.id, 'Group'],
+]);
+
+/** Declares in each writable string attribute's description how long its value may be. */
+function withLengthLimits(
+  type: ScimResourceType,
+  attributes: readonly ScimAttribute[],
+  parent = '',
+): unknown[] {
+  return attributes.map((a) => {
+    const path = `${parent}${a.name}`;
+    if (a.subAttributes) return { ...a, subAttributes: withLengthLimits(type, a.subAttributes, `${path}.`) };
+    if (a.type === 'boolean' || a.mutability === 'readOnly') return a;
+    return { ...a, description: `At most ${maxLengthOf(type, path)} characters.` };
+  });
+}
 
 /** /ServiceProviderConfig, /ResourceTypes and /Schemas (RFC 7644 section 4), each also by id. */
 export function discoveryRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Router {
@@ -93,6 +65,9 @@ export function discoveryRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): R
   const schemaView = (req: Request, s: ScimSchema) => ({
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'],
     ...s,
+    attributes: ((type) => (type ? withLengthLimits(type, s.attributes) : s.attributes))(
+      TYPE_OF_SCHEMA.get(s.id),
+    ),
     meta: { resourceType: 'Schema', location: `${base(req)}/Schemas/${s.id}` },
   });
 
@@ -112,5 +87,24 @@ export function discoveryRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): R
     if (!found) throw new ScimError(404, `no schema ${req.params.id}`);
     sendScim(res, 200, schemaView(req, found));
   });
+  // RFC 7644 section 4: these endpoints only answer GET; anything else is 405 with what is allowed.
+  router.all(
+    [
+      '/ServiceProviderConfig',
+      '/serviceConfiguration',
+      '/ResourceTypes',
+      '/ResourceTypes/:id',
+      '/Schemas',
+      '/Schemas/:id',
+    ],
+    (req, res) => {
+      res.setHeader('Allow', 'GET, HEAD');
+      sendScimError(res, new ScimError(405, `${req.method} is not supported; this endpoint is read-only`));
+    },
+  );
+  // Sections 3.7 and 3.11: a provider without bulk operations or /Me answers 501.
+  router.all(['/Bulk', '/Me', '/Me/*'], (req, res) =>
+    sendScimError(res, new ScimError(501, `${req.path} is not supported by this service provider`)),
+  );
   return router;
 }

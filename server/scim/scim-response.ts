@@ -15,7 +15,7 @@ export const patchStatus = (req: Request): 200 | 204 =>
 
 /** RFC 7644 section 3.4.2: a page of resources with the exact total. */
 export const listResponse = (resources: unknown[], totalResults = resources.length, startIndex = 1) => ({
-  schemas: ['urn:ietf:params:api:messages:2.0:ListResponse'],
+  schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
   totalResults,
   startIndex,
   itemsPerPage: resources.length,

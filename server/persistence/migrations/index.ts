@@ -7,6 +7,8 @@ import { Migration20261122000400_verification } from './Migration20261122000400_
 import { Migration20261122000500_oidc } from './Migration20261122000500_oidc.js';
 import { Migration20261122000600_audit_head } from './Migration20261122000600_audit_head.js';
 import { Migration20261123000100_audit_sealing } from './Migration20261123000100_audit_sealing.js';
+import { Migration20261123000200_scim_group_unique } from './Migration20261123000200_scim_group_unique.js';
+import { Migration20261123000210_scim_user_credential } from './Migration20261123000210_scim_user_credential.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -18,4 +20,9 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000500_oidc', class: Migration20261122000500_oidc },
   { name: 'Migration20261122000600_audit_head', class: Migration20261122000600_audit_head },
   { name: 'Migration20261123000100_audit_sealing', class: Migration20261123000100_audit_sealing },
+  { name: 'Migration20261123000200_scim_group_unique', class: Migration20261123000200_scim_group_unique },
+  {
+    name: 'Migration20261123000210_scim_user_credential',
+    class: Migration20261123000210_scim_user_credential,
+  },
 ];

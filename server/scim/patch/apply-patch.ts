@@ -1,4 +1,5 @@
 import type { ScimResourceType } from '../schema/scim-attributes.js';
+import { checkStoredValues } from '../schema/value-limits.js';
 import { ScimError } from '../scim-error.js';
 import { applyOperation } from './apply-operation.js';
 import { changedPaths } from './changed-paths.js';
@@ -28,7 +29,8 @@ export interface PatchOptions {
  * all operations or none: they run in order on a deep copy, and the first failure throws a
  * ScimError (status 400 with its scimType) before anything is returned. Tolerates what Entra ID and
  * Okta send: any casing of ops and attribute names, "True"/"False" booleans, path-less values with
- * dotted, filtered or URN keys, a bare manager id, and member removal by value.
+ * dotted, filtered or URN keys, a bare manager id, and member removal by value. The result holds
+ * only strings the database can store (see value-limits.ts); POST and PUT bodies pass here too.
  */
 export function applyPatch(
   resource: Record<string, unknown>,
@@ -56,5 +58,6 @@ export function applyPatch(
     }
   }
   checkResource(resource, working, schemas);
+  checkStoredValues(resourceType, working, resource);
   return { resource: working, changedPaths: changedPaths(resource, working, schemas) };
 }

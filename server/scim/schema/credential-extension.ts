@@ -1,0 +1,34 @@
+import type { ScimAttribute, ScimSchema } from './scim-attributes.js';
+
+/** Our read-only extension of User: where the user's verifiable credential stands. */
+export const CREDENTIAL_EXTENSION_URN = 'urn:credservice:params:scim:schemas:extension:credential:2.0:User';
+
+const readOnly = (name: string, more: Partial<ScimAttribute> = {}): ScimAttribute => ({
+  name,
+  type: 'string',
+  multiValued: false,
+  required: false,
+  caseExact: true,
+  mutability: 'readOnly',
+  returned: 'default',
+  uniqueness: 'none',
+  ...more,
+});
+
+/** The extension described like the RFC schemas, so clients can discover it at /Schemas. */
+export const CREDENTIAL_SCHEMA: ScimSchema = {
+  id: CREDENTIAL_EXTENSION_URN,
+  name: 'Credential',
+  description: 'Where the user’s verifiable credential stands (read-only)',
+  attributes: [
+    readOnly('status', { canonicalValues: ['none', 'offered', 'valid', 'suspended', 'revoked'] }),
+    readOnly('issuanceId'),
+    readOnly('credentialIds', { multiValued: true }),
+    // Why the user holds no current credential (none configured, data missing, deactivated, …).
+    readOnly('reason', { caseExact: false }),
+    // The signed credential of a tenant with direct delivery: in the answer of the write that
+    // issued it, and on any read that asks for it by name (it is also how a credential renewed by
+    // a group change reaches the integrator).
+    readOnly('credential', { returned: 'request' }),
+  ],
+};
