@@ -33,15 +33,22 @@ export const CredentialIssuerMetadata = z
   })
   .passthrough();
 
-/** RFC 8414 metadata of the authorization server the issuer embeds (pre-authorized code only). */
+/**
+ * RFC 8414 metadata of the one authorization server at this origin, the same document as
+ * `/.well-known/openid-configuration`: the issuer's (pre-authorized code), the verifier's OpenID
+ * provider (authorization code), or both when they share a URL. Other OpenID Connect Discovery
+ * members pass through.
+ */
 export const AuthorizationServerMetadata = z
   .object({
     issuer: z.string().url(),
     token_endpoint: z.string().url(),
-    grant_types_supported: z.array(z.string()),
+    grant_types_supported: z.array(z.string()).min(1),
+    token_endpoint_auth_methods_supported: z.array(z.string()).min(1),
+    authorization_endpoint: z.string().url().optional(),
+    jwks_uri: z.string().url().optional(),
     response_types_supported: z.array(z.string()).optional(),
-    'pre-authorized_grant_anonymous_access_supported': z.boolean(),
-    token_endpoint_auth_methods_supported: z.array(z.string()),
+    'pre-authorized_grant_anonymous_access_supported': z.boolean().optional(),
   })
   .passthrough();
 

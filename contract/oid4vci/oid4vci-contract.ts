@@ -21,20 +21,21 @@ export const oid4vciContract = c.router(
     credentialIssuerMetadata: {
       method: 'GET',
       path: '/.well-known/openid-credential-issuer',
-      responses: { 200: CredentialIssuerMetadata },
+      responses: { 200: CredentialIssuerMetadata, 404: OAuthErrorResponse },
       summary:
         'Credential issuer metadata (JSON; signed as application/jwt when the Accept header asks for it)',
     },
     authorizationServerMetadata: {
       method: 'GET',
       path: '/.well-known/oauth-authorization-server',
-      responses: { 200: AuthorizationServerMetadata },
-      summary: 'RFC 8414 metadata of the issuer’s authorization server',
+      responses: { 200: AuthorizationServerMetadata, 404: OAuthErrorResponse },
+      summary:
+        'RFC 8414 metadata of the authorization server at this host (the same document as /.well-known/openid-configuration)',
     },
     jwtVcIssuerMetadata: {
       method: 'GET',
       path: '/.well-known/jwt-vc-issuer',
-      responses: { 200: JwtVcIssuerMetadata },
+      responses: { 200: JwtVcIssuerMetadata, 404: OAuthErrorResponse },
       summary: 'SD-JWT VC issuer keys',
     },
     typeMetadata: {

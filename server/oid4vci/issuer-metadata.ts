@@ -4,7 +4,6 @@ import { type ClaimMetadata, vctOf } from '../credential-configurations/credenti
 import { listConfigurations } from '../credential-configurations/credential-configuration-registry.js';
 
 export const oid4vciEndpoints = (issuerUrl: string) => ({
-  token: `${issuerUrl}/oid4vci/v1/token`,
   nonce: `${issuerUrl}/oid4vci/v1/nonce`,
   credential: `${issuerUrl}/oid4vci/v1/credential`,
   notification: `${issuerUrl}/oid4vci/v1/notification`,
@@ -42,16 +41,4 @@ const oid4vciClaim = (c: ClaimMetadata) => ({
   path: c.path,
   ...(c.mandatory !== undefined ? { mandatory: c.mandatory } : {}),
   ...(c.display ? { display: c.display.map((d) => ({ name: d.label, locale: d.locale })) } : {}),
-});
-
-/**
- * RFC 8414: the issuer is its own authorization server, for the pre-authorized code grant only
- * (so `response_types_supported` is left out, as OID4VCI 1.0 section 12.3 allows).
- */
-export const authorizationServerMetadata = (issuerUrl: string) => ({
-  issuer: issuerUrl,
-  token_endpoint: oid4vciEndpoints(issuerUrl).token,
-  grant_types_supported: ['urn:ietf:params:oauth:grant-type:pre-authorized_code'],
-  'pre-authorized_grant_anonymous_access_supported': true,
-  token_endpoint_auth_methods_supported: ['none'],
 });

@@ -2,13 +2,16 @@ import { initServer } from '@ts-rest/express';
 import { PRE_AUTHORIZED_CODE_GRANT } from '../../contract/issuance/issuance-request.js';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
-import { redeemPreAuthorizedCode } from '../issuance/redeem-pre-authorized-code.js';
-import { ACCESS_TOKEN_TTL_SECONDS } from './access-token-store.js';
 import { invalidRequest, unsupportedGrantType } from './oauth-error.js';
+import { preAuthorizedCodeGrant } from './pre-authorized-code-grant.js';
 
 const s = initServer();
 
-/** OID4VCI 1.0 section 6: the token endpoint, for the pre-authorized code grant. */
+/**
+ * OID4VCI 1.0 section 6: the issuer's first token endpoint, for the pre-authorized code grant only.
+ * The metadata now names `/oauth2/token` (one authorization server per origin); this one stays for
+ * wallets that cached the old metadata, and runs the same grant.
+ */
 export function tokenRoute(codes: OfferCodes) {
   return s.route(oid4vciContract.token, async ({ body, req, res }) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -20,12 +23,6 @@ export function tokenRoute(codes: OfferCodes) {
     if (!body.grant_type) throw invalidRequest('grant_type is required');
     if (body.grant_type !== PRE_AUTHORIZED_CODE_GRANT)
       throw unsupportedGrantType(`only ${PRE_AUTHORIZED_CODE_GRANT} is supported`);
-    const code = body['pre-authorized_code'];
-    if (!code) throw invalidRequest('pre-authorized_code is required');
-    const accessToken = await redeemPreAuthorizedCode(req.em, codes, code, body.tx_code);
-    return {
-      status: 200,
-      body: { access_token: accessToken, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS },
-    };
+    return { status: 200, body: await preAuthorizedCodeGrant(req.em, codes, body) };
   });
 }

@@ -1,21 +1,39 @@
 import express, { type Express } from 'express';
+import { PRE_AUTHORIZED_CODE_GRANT } from '../../contract/issuance/issuance-request.js';
 import type { AppContext } from '../app-context.js';
 import { asyncHandler } from '../http/async-handler.js';
-import { invalidRequest, OAuthError, sendOAuthError, unsupportedGrantType } from '../oid4vci/oauth-error.js';
+import {
+  invalidRequest,
+  notFoundError,
+  OAuthError,
+  sendOAuthError,
+  unsupportedGrantType,
+} from '../oid4vci/oauth-error.js';
+import { preAuthorizedCodeGrant } from '../oid4vci/pre-authorized-code-grant.js';
 import { mountAuthorizationEndpoint } from './authorization-endpoint.js';
 import { authenticateClient } from './client-authentication.js';
 import { exchangeAuthorizationCode } from './exchange-authorization-code.js';
 import { exchangeResponseCode } from './exchange-response-code.js';
-import { oidcEndpoints, openidConfiguration } from './openid-configuration.js';
+import { authorizationServerMetadata, oidcEndpoints } from './openid-configuration.js';
+import { assertServableLayout, servedRoles } from './served-roles.js';
 import { readUserinfo } from './userinfo.js';
 
 /**
- * The verifier's OpenID Connect face: discovery, keys, the login (authorization endpoint), the
- * token endpoint (codes of logins, and redirect codes of integrator sessions) and userinfo.
+ * The authorization server of each origin: discovery, and the token endpoint of every grant it
+ * lists (pre-authorized codes of offers, codes of logins, redirect codes of integrator sessions);
+ * and the verifier's OpenID Connect face: keys, the login (authorization endpoint) and userinfo.
  */
-export function mountOidc(app: Express, ctx: Pick<AppContext, 'config' | 'signer' | 'verifier'>): void {
+export function mountOidc(
+  app: Express,
+  ctx: Pick<AppContext, 'config' | 'signer' | 'verifier' | 'issuance'>,
+): void {
+  assertServableLayout(ctx.config);
   const endpoints = oidcEndpoints(ctx.config.verifierUrl);
-  app.get('/.well-known/openid-configuration', (_req, res) => res.json(openidConfiguration(ctx.config)));
+  app.get('/.well-known/openid-configuration', (req, res) => {
+    const at = servedRoles(ctx.config, req.hostname);
+    if (!at) return sendOAuthError(res, notFoundError('no authorization server at this host name'));
+    res.json(authorizationServerMetadata(at));
+  });
   app.get(
     '/oauth2/jwks',
     asyncHandler(async (_req, res) => {
@@ -31,8 +49,15 @@ export function mountOidc(app: Express, ctx: Pick<AppContext, 'config' | 'signer
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Pragma', 'no-cache');
       try {
-        if (req.body?.grant_type !== 'authorization_code')
-          throw unsupportedGrantType('only authorization_code is supported');
+        const grant: unknown = req.body?.grant_type;
+        if (!grant) throw invalidRequest('grant_type is required (form-encoded, RFC 6749 section 3.2)');
+        const at = servedRoles(ctx.config, req.hostname);
+        if (grant === PRE_AUTHORIZED_CODE_GRANT && at?.issuer)
+          return res.json(await preAuthorizedCodeGrant(req.em, ctx.issuance.codes, req.body));
+        if (grant !== 'authorization_code' || !at?.verifier) {
+          const listed = at ? authorizationServerMetadata(at).grant_types_supported.join(', ') : 'none';
+          throw unsupportedGrantType(`grant types of this token endpoint: ${listed}`);
+        }
         const caller = await authenticateClient(req.em, req, endpoints.token);
         if (caller.kind === 'relying-party') {
           const issuer = ctx.config.verifierUrl;

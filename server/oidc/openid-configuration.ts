@@ -1,5 +1,6 @@
-import type { Config } from '../config.js';
+import { PRE_AUTHORIZED_CODE_GRANT } from '../../contract/issuance/issuance-request.js';
 import { ASSERTION_ALGORITHMS } from './client-authentication.js';
+import type { ServedRoles } from './served-roles.js';
 
 export const oidcEndpoints = (verifierUrl: string) => ({
   authorization: `${verifierUrl}/oauth2/authorize`,
@@ -9,43 +10,64 @@ export const oidcEndpoints = (verifierUrl: string) => ({
 });
 
 /**
- * OpenID Connect Discovery 1.0 metadata of the verifier as an OpenID Provider. Users sign in by
- * presenting a credential from their wallet (authorization code flow with PKCE); relying parties are
- * registered per tenant by the operator. Codes of integrator sessions with a redirect_uri are
- * exchanged at the same token endpoint.
+ * The metadata of the authorization server at one origin, served unchanged both as OpenID Connect
+ * Discovery 1.0 (`/.well-known/openid-configuration`) and as RFC 8414
+ * (`/.well-known/oauth-authorization-server`): both are derived from the same issuer identifier, so
+ * they must describe the same server. Wallets differ in which one they read first (Sphereon's
+ * client reads openid-configuration, @openid4vc reads oauth-authorization-server); either way they
+ * find one token endpoint, `/oauth2/token`, that takes every grant listed.
+ *
+ * As the credential issuer's authorization server it takes the pre-authorized code without client
+ * authentication (OID4VCI 1.0 section 12.3). As the verifier's OpenID provider, users sign in by
+ * presenting a credential (authorization code flow with PKCE) for relying parties registered per
+ * tenant; codes of integrator sessions with a redirect_uri are exchanged at the same token endpoint.
+ * An issuer-only server (two host names) has no response types, which OID4VCI 1.0 section 12.2.4
+ * allows for a server of the pre-authorized code grant alone.
  */
-export function openidConfiguration(config: Config) {
-  const e = oidcEndpoints(config.verifierUrl);
+export function authorizationServerMetadata(at: ServedRoles) {
+  const e = oidcEndpoints(at.base);
   return {
-    issuer: config.verifierUrl,
-    authorization_endpoint: e.authorization,
+    issuer: at.base,
     token_endpoint: e.token,
-    userinfo_endpoint: e.userinfo,
-    jwks_uri: e.jwks,
-    scopes_supported: ['openid'],
-    response_types_supported: ['code'],
-    response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code'],
-    subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: ['ES256'],
-    code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
-    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
-    authorization_response_iss_parameter_supported: true,
-    request_parameter_supported: false,
-    request_uri_parameter_supported: false,
-    claims_parameter_supported: false,
-    // Beyond these, each client's claims_mapping names the claims it receives.
-    claims_supported: [
-      'sub',
-      'iss',
-      'aud',
-      'exp',
-      'iat',
-      'auth_time',
-      'nonce',
-      'credential_type',
-      'credential',
+    grant_types_supported: [
+      ...(at.verifier ? ['authorization_code'] : []),
+      ...(at.issuer ? [PRE_AUTHORIZED_CODE_GRANT] : []),
     ],
+    token_endpoint_auth_methods_supported: [
+      ...(at.verifier ? ['client_secret_basic', 'client_secret_post', 'private_key_jwt'] : []),
+      ...(at.issuer ? ['none'] : []),
+    ],
+    ...(at.verifier ? { token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS } : {}),
+    ...(at.issuer ? { 'pre-authorized_grant_anonymous_access_supported': true } : {}),
+    ...(at.verifier ? openIdProviderMetadata(e) : {}),
   };
 }
+
+/** OpenID Connect Discovery 1.0 section 3: the provider's endpoints and what it signs and accepts. */
+const openIdProviderMetadata = (e: ReturnType<typeof oidcEndpoints>) => ({
+  authorization_endpoint: e.authorization,
+  userinfo_endpoint: e.userinfo,
+  jwks_uri: e.jwks,
+  scopes_supported: ['openid'],
+  response_types_supported: ['code'],
+  response_modes_supported: ['query'],
+  subject_types_supported: ['public'],
+  id_token_signing_alg_values_supported: ['ES256'],
+  code_challenge_methods_supported: ['S256'],
+  authorization_response_iss_parameter_supported: true,
+  request_parameter_supported: false,
+  request_uri_parameter_supported: false,
+  claims_parameter_supported: false,
+  // Beyond these, each client's claims_mapping names the claims it receives.
+  claims_supported: [
+    'sub',
+    'iss',
+    'aud',
+    'exp',
+    'iat',
+    'auth_time',
+    'nonce',
+    'credential_type',
+    'credential',
+  ],
+});

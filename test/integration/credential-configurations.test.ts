@@ -51,7 +51,7 @@ describe('credential configurations', () => {
     });
     expect(res.headers.get('content-type')).toContain('application/jwt');
     const jwt = await res.text();
-    expect(decodeProtectedHeader(jwt).typ).toBe('openid4vci-issuer-metadata+jwt');
+    expect(decodeProtectedHeader(jwt).typ).toBe('openidvci-issuer-metadata+jwt');
     const keys = (await (await fetch(`${t.baseUrl}/.well-known/jwt-vc-issuer`)).json()) as {
       jwks: { keys: never[] };
     };
