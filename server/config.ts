@@ -38,6 +38,7 @@ const EnvSchema = z.object({
   AUDIT_EXPORT_DIR: z.string().optional(),
   AUDIT_EXPORT_URL: z.string().url().startsWith('https://').optional(),
   AUDIT_EXPORT_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  AUDIT_SEAL_INTERVAL_MS: z.coerce.number().int().min(0).default(250),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { scheduleAuditExport } from '../workers/audit-export/audit-export-schedule.js';
+import { scheduleAuditSealing } from '../workers/audit-seal/audit-seal-schedule.js';
 import { bullMqDispatcher } from '../workers/bullmq-dispatcher.js';
 import { inProcessDispatcher } from '../workers/in-process-dispatcher.js';
 import type { JobDispatcher } from '../workers/job-dispatcher.js';
@@ -110,6 +111,9 @@ export async function startService(
   const stopSchedule = config.runsWorkers
     ? scheduleAuditExport(orm, config.AUDIT_EXPORT_INTERVAL_MS, logger)
     : () => undefined;
+  const stopSealing = config.runsWorkers
+    ? scheduleAuditSealing(orm, keys, config.AUDIT_SEAL_INTERVAL_MS, logger)
+    : async () => undefined;
 
   const events = redis ? redisSessionEvents(redis) : localSessionEvents();
   const verifier = verifierServices(config, keys, sealing, events);
@@ -145,6 +149,7 @@ export async function startService(
         await closed;
       }
       stopSchedule();
+      await stopSealing();
       await stopListening();
       // With Redis gone, BullMQ would wait for it forever; what it holds is safe in the outbox.
       await settleWithin(jobs.stop(), config.SHUTDOWN_TIMEOUT_MS / 2, () =>

@@ -1,4 +1,5 @@
 import { auditExportProcessor } from './audit-export/audit-export.processor.js';
+import { auditSealProcessor } from './audit-seal/audit-seal.processor.js';
 import type { Processors } from './job-context.js';
 import { sendMailProcessor } from './mail/send-mail.processor.js';
 import { publishStatusListProcessor } from './status-list/publish-status-list.processor.js';
@@ -8,4 +9,5 @@ export const processors: Processors = {
   mail: sendMailProcessor,
   'status-list': publishStatusListProcessor,
   'audit-export': auditExportProcessor,
+  'audit-seal': auditSealProcessor,
 };

@@ -2,15 +2,19 @@ import { z } from 'zod';
 
 export const AuditEvent = z.object({
   id: z.string().uuid(),
-  seq: z.number().int().describe('Position in the tenant log, from 1'),
+  seq: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Position in the tenant log, from 1; null while the event waits to be sealed (about a second)'),
   tenant_id: z.string(),
   actor: z.string().describe('Who made the change: admin, or integrator:<token id>, scim:<token id>'),
   action: z.string().describe('What happened, e.g. tenant.created, token.revoked'),
   subject: z.string().nullable(),
   details: z.record(z.unknown()),
   created_at: z.string().datetime(),
-  prev_hash: z.string(),
-  hash: z.string(),
+  prev_hash: z.string().nullable().describe('Hash of the previous event; null until sealed'),
+  hash: z.string().nullable().describe('SHA-256 over the event and prev_hash; null until sealed'),
 });
 
 export const AuditEventQuery = z.object({
@@ -23,14 +27,36 @@ export const AuditEventQuery = z.object({
 
 export const AuditEventPage = z.object({
   items: z.array(AuditEvent),
-  next_cursor: z.number().int().nullable().describe('Pass as `after` for the next page; null at the end'),
+  next_cursor: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'Pass as `after` for the next page; null at the end of the sealed events, where the page also shows the unsealed ones',
+    ),
+});
+
+export const AuditCheckpoint = z.object({
+  seq: z.number().int().describe('The last sealed event the checkpoint covers'),
+  hash: z.string(),
+  sealed_at: z.string().datetime().nullable(),
+  kid: z.string().nullable().describe('The `audit` key that signed it'),
+  valid: z.boolean().describe('Signature verifies with the audit keys and matches the chain head'),
 });
 
 export const AuditChainVerification = z.object({
-  valid: z.boolean(),
-  checked: z.number().int().describe('Events checked'),
+  valid: z.boolean().describe('The sealed chain, its head and the head’s signed checkpoint verify'),
+  checked: z.number().int().describe('Sealed events checked'),
   first_invalid_seq: z.number().int().nullable(),
   reason: z.string().nullable(),
+  unsealed: z.number().int().describe('Events appended but not yet sealed, so not yet covered'),
+  oldest_unsealed_at: z.string().datetime().nullable(),
+  oldest_unsealed_age_ms: z
+    .number()
+    .int()
+    .nullable()
+    .describe('How long the oldest unsealed event has waited'),
+  checkpoint: AuditCheckpoint.nullable().describe('The signed chain head; null before the first seal'),
 });
 
 export const AuditExportState = z.object({

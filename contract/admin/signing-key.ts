@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const KeyPurpose = z.enum(['issuer', 'status-list', 'verifier', 'oidc']);
+export const KeyPurpose = z.enum(['issuer', 'status-list', 'verifier', 'oidc', 'audit']);
 
 export const SigningKeyInfo = z.object({
   kid: z.string(),

@@ -1,5 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { adminContract } from '../../contract/admin/admin-contract.js';
+import type { Signer } from '../keys/signer.js';
 import { recordEffect } from '../outbox/outbox.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { auditEventView } from './audit-event.view.js';
@@ -7,7 +8,7 @@ import { listAuditEvents, verifyAuditChain } from './audit-query.js';
 
 const s = initServer();
 
-export function adminAuditRoutes() {
+export function adminAuditRoutes(signer: Signer) {
   return {
     getAuditExport: s.route(adminContract.getAuditExport, async ({ params, req }) => {
       await getTenant(req.em, params.id);
@@ -41,10 +42,26 @@ export function adminAuditRoutes() {
     }),
     verifyAuditChain: s.route(adminContract.verifyAuditChain, async ({ params, req }) => {
       await getTenant(req.em, params.id);
-      const v = await verifyAuditChain(req.em, params.id);
+      const v = await verifyAuditChain(req.em, signer, params.id);
+      const cp = v.checkpoint;
       return {
         status: 200,
-        body: { valid: v.valid, checked: v.checked, first_invalid_seq: v.firstInvalidSeq, reason: v.reason },
+        body: {
+          valid: v.valid,
+          checked: v.checked,
+          first_invalid_seq: v.firstInvalidSeq,
+          reason: v.reason,
+          unsealed: v.unsealed,
+          oldest_unsealed_at: v.oldestUnsealedAt?.toISOString() ?? null,
+          oldest_unsealed_age_ms: v.oldestUnsealedAgeMs,
+          checkpoint: cp && {
+            seq: cp.seq,
+            hash: cp.hash,
+            sealed_at: cp.sealedAt?.toISOString() ?? null,
+            kid: cp.kid,
+            valid: cp.valid,
+          },
+        },
       };
     }),
   };

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { beforeCommit } from '../persistence/before-commit.js';
-import { AuditEvent } from './audit-event.entity.js';
+import type { AuditEvent } from './audit-event.entity.js';
 import { canonicalJson } from './canonical-json.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -33,41 +33,55 @@ export function hashEvent(e: Hashed): string {
   return createHash('sha256').update(body).digest('hex');
 }
 
-/**
- * Records an event in the caller's transaction: it is written when the transaction commits, and
- * only then. Writing takes the tenant's chain lock, so it is done as the transaction's last step
- * (see persistence/before-commit.ts): the lock is held for the commit only, not the whole request.
- */
-export async function appendAuditEvent(tx: EntityManager, entry: AuditEntry): Promise<void> {
-  const createdAt = new Date();
-  beforeCommit(tx, 'audit', entry.tenantId, (em) => writeAuditEvent(em, { ...entry, createdAt }));
+interface PendingRow {
+  id: string;
+  tenant_id: string;
+  actor: string;
+  action: string;
+  subject: string | null;
+  details: Record<string, unknown>;
+  created_at: string;
 }
 
+/** The events a transaction has appended so far, keyed by its transaction context. */
+const buffered = new WeakMap<object, PendingRow[]>();
+
 /**
- * Writes one event after the tenant's last one. A transaction-scoped advisory lock per tenant orders
- * concurrent writers; other tenants go on.
+ * Records an event in the caller's transaction, unsealed: it is written when the transaction
+ * commits, and only then, together with the transaction's other events in one multi-row INSERT.
+ * No lock is taken and the chain head is not read; the sealer (audit-sealer.ts) numbers, hashes and
+ * chains committed events afterwards, so concurrent requests of one tenant never wait on each other.
  */
-async function writeAuditEvent(tx: EntityManager, entry: AuditEntry & { createdAt: Date }): Promise<void> {
-  await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`audit:${entry.tenantId}`]);
-  const [last] = await tx.execute<{ seq: number; hash: string }[]>(
-    'select seq, hash from audit_event where tenant_id = ? order by seq desc limit 1',
-    [entry.tenantId],
-  );
-  const event: Hashed = {
-    tenantId: entry.tenantId,
-    seq: (last?.seq ?? 0) + 1,
+export async function appendAuditEvent(tx: EntityManager, entry: AuditEntry): Promise<void> {
+  const context = tx.isInTransaction() ? tx.getTransactionContext() : undefined;
+  if (!context) throw new Error('audit events must be appended inside the transaction of the change');
+  let rows = buffered.get(context);
+  if (!rows) {
+    const batch: PendingRow[] = [];
+    rows = batch;
+    buffered.set(context, batch);
+    beforeCommit(tx, 'audit', '', (em) => insertPending(em, batch));
+  }
+  rows.push({
+    id: randomUUID(),
+    tenant_id: entry.tenantId,
     actor: entry.actor,
     action: entry.action,
     subject: entry.subject ?? null,
     details: entry.details ?? {},
-    createdAt: entry.createdAt,
-    prevHash: last?.hash ?? GENESIS_HASH,
-  };
-  const hash = hashEvent(event);
-  await tx.insert(AuditEvent, { id: randomUUID(), ...event, hash });
+    created_at: new Date().toISOString(),
+  });
+}
+
+/** One statement for all of a transaction's events; `ordinality` keeps their order in `pos`. */
+async function insertPending(tx: EntityManager, rows: PendingRow[]): Promise<void> {
   await tx.execute(
-    `insert into audit_head (tenant_id, seq, hash) values (?, ?, ?)
-     on conflict (tenant_id) do update set seq = excluded.seq, hash = excluded.hash`,
-    [entry.tenantId, event.seq, hash],
+    `insert into audit_pending (id, tenant_id, actor, action, subject, details, created_at)
+     select id, tenant_id, actor, action, subject, details, created_at
+     from rows from (jsonb_to_recordset(cast(? as jsonb)) as (
+       id uuid, tenant_id text, actor text, action text, subject text, details jsonb, created_at timestamptz))
+       with ordinality as r(id, tenant_id, actor, action, subject, details, created_at, n)
+     order by n`,
+    [JSON.stringify(rows)],
   );
 }

@@ -1,6 +1,10 @@
+import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { Signer } from '../keys/signer.js';
+import { checkCheckpoint } from './audit-checkpoint.js';
 import { AuditEvent } from './audit-event.entity.js';
-import { GENESIS_HASH, hashEvent } from './audit-log.js';
+import type { AuditEventRecord } from './audit-event.view.js';
+import { type ChainVerification, verifySealedChain } from './verify-sealed-chain.js';
 
 export interface AuditFilter {
   action?: string;
@@ -10,76 +14,108 @@ export interface AuditFilter {
   limit: number;
 }
 
-/** A page of a tenant's audit log in chain order; `nextCursor` is the last seq when more may follow. */
-export async function listAuditEvents(em: EntityManager, tenantId: string, f: AuditFilter) {
-  const where: FilterQuery<AuditEvent> = { tenantId };
-  if (f.action) where.action = f.action;
-  if (f.after !== undefined) where.seq = { $gt: f.after };
-  if (f.since || f.until) {
-    where.createdAt = { ...(f.since ? { $gte: f.since } : {}), ...(f.until ? { $lt: f.until } : {}) };
-  }
-  const items = await em.find(AuditEvent, where, { orderBy: { seq: 'asc' }, limit: f.limit });
-  const nextCursor = items.length === f.limit ? (items.at(-1)?.seq ?? null) : null;
-  return { items, nextCursor };
-}
-
-export interface ChainVerification {
-  valid: boolean;
-  checked: number;
-  firstInvalidSeq: number | null;
-  reason: string | null;
-}
-
-const BATCH = 1000;
+/** One snapshot for the whole read, so that events the sealer moves meanwhile are seen exactly once. */
+const snapshot = { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true } as const;
 
 /**
- * Walks the tenant's chain from the first event: every seq present, every hash recomputed, every
- * link pointing at its predecessor. Reads in batches so long logs do not load at once.
+ * A page of a tenant's audit log: sealed events in chain order, paged by seq (`nextCursor` is the
+ * last seq when more may follow). The page that reaches the end of the sealed chain also shows the
+ * unsealed tail, oldest first, without seq or hashes; they get those, and a place for the cursor,
+ * once sealed (typically within a second).
  */
-export async function verifyAuditChain(em: EntityManager, tenantId: string): Promise<ChainVerification> {
-  let prevHash = GENESIS_HASH;
-  let expectedSeq = 1;
-  for (;;) {
-    const batch = await em.find(
-      AuditEvent,
-      { tenantId, seq: { $gte: expectedSeq } },
-      { orderBy: { seq: 'asc' }, limit: BATCH },
-    );
-    for (const e of batch) {
-      const broken = (reason: string) => ({
-        valid: false,
-        checked: expectedSeq,
-        firstInvalidSeq: expectedSeq,
-        reason,
-      });
-      if (e.seq !== expectedSeq) return broken(`event ${expectedSeq} is missing`);
-      if (e.prevHash !== prevHash) return broken(`event ${e.seq} does not link to its predecessor`);
-      if (hashEvent(e) !== e.hash) return broken(`event ${e.seq} was altered after it was written`);
-      prevHash = e.hash;
-      expectedSeq++;
+export async function listAuditEvents(em: EntityManager, tenantId: string, f: AuditFilter) {
+  return em.transactional(async (tx) => {
+    const where: FilterQuery<AuditEvent> = { tenantId };
+    if (f.action) where.action = f.action;
+    if (f.after !== undefined) where.seq = { $gt: f.after };
+    if (f.since || f.until) {
+      where.createdAt = { ...(f.since ? { $gte: f.since } : {}), ...(f.until ? { $lt: f.until } : {}) };
     }
-    if (batch.length < BATCH) return checkHead(em, tenantId, expectedSeq - 1, prevHash);
-    em.clear();
-  }
+    const sealed: AuditEventRecord[] = await tx.find(AuditEvent, where, {
+      orderBy: { seq: 'asc' },
+      limit: f.limit,
+    });
+    if (sealed.length === f.limit) return { items: sealed, nextCursor: sealed.at(-1)?.seq ?? null };
+    const unsealed = await listUnsealed(tx, tenantId, f, f.limit - sealed.length);
+    return { items: [...sealed, ...unsealed], nextCursor: null };
+  }, snapshot);
 }
 
-/** The chain must end where the tenant's head says it ends; otherwise its newest events were cut off. */
-async function checkHead(
-  em: EntityManager,
+async function listUnsealed(
+  tx: EntityManager,
   tenantId: string,
-  lastSeq: number,
-  lastHash: string,
-): Promise<ChainVerification> {
-  const [head] = await em.execute<{ seq: number; hash: string }[]>(
-    'select seq, hash from audit_head where tenant_id = ?',
-    [tenantId],
+  f: AuditFilter,
+  limit: number,
+): Promise<AuditEventRecord[]> {
+  const conditions: [string, unknown][] = [['tenant_id = ?', tenantId]];
+  if (f.action) conditions.push(['action = ?', f.action]);
+  if (f.since) conditions.push(['created_at >= ?', f.since]);
+  if (f.until) conditions.push(['created_at < ?', f.until]);
+  const where = conditions.map(([c]) => c).join(' and ');
+  const params = conditions.map(([, v]) => v);
+  const rows = await tx.execute<Omit<AuditEventRecord, 'seq' | 'prevHash' | 'hash'>[]>(
+    `select id, tenant_id as "tenantId", actor, action, subject, details, created_at as "createdAt"
+     from audit_pending where ${where} order by pos limit ?`,
+    [...params, limit],
   );
-  if (head && (head.seq !== lastSeq || head.hash !== lastHash)) {
-    const reason =
-      head.seq > lastSeq
-        ? `events after ${lastSeq} are missing (the log was cut short)`
-        : `the log does not end at its recorded head`;
-    return { valid: false, checked: lastSeq, firstInvalidSeq: Math.min(head.seq, lastSeq + 1), reason };
-  }
-  return { valid: true, checked: lastSeq, firstInvalidSeq: null, reason: null };
+  return rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt), seq: null, prevHash: null, hash: null }));
+}
+
+export interface AuditVerification extends ChainVerification {
+  /** Events appended but not yet sealed: not covered by the check above. */
+  unsealed: number;
+  oldestUnsealedAt: Date | null;
+  oldestUnsealedAgeMs: number | null;
+  /** The signed head, when there is one. */
+  checkpoint: { seq: number; hash: string; sealedAt: Date | null; kid: string | null; valid: boolean } | null;
+}
+
+interface HeadRow {
+  seq: number;
+  hash: string;
+  checkpoint: string | null;
+  sealed_at: Date | null;
+}
+
+/**
+ * Checks what is sealed (the chain, its head, and the head's signed checkpoint) and reports the
+ * unsealed tail: how many events wait and how old the oldest is. One snapshot, so a sealer running
+ * meanwhile neither breaks the chain-to-head comparison nor hides events.
+ */
+export async function verifyAuditChain(
+  em: EntityManager,
+  signer: Signer,
+  tenantId: string,
+): Promise<AuditVerification> {
+  return em.transactional(async (tx) => {
+    const [head] = await tx.execute<HeadRow[]>(
+      'select seq, hash, checkpoint, sealed_at from audit_head where tenant_id = ?',
+      [tenantId],
+    );
+    const [tail] = await tx.execute<{ n: string; oldest: Date | null; age_ms: number | null }[]>(
+      `select count(*) as n, min(created_at) as oldest,
+         extract(epoch from clock_timestamp() - min(created_at)) * 1000 as age_ms
+       from audit_pending where tenant_id = ?`,
+      [tenantId],
+    );
+    const tailReport = {
+      unsealed: Number(tail?.n ?? 0),
+      oldestUnsealedAt: tail?.oldest ? new Date(tail.oldest) : null,
+      oldestUnsealedAgeMs: tail?.age_ms == null ? null : Math.max(0, Math.round(Number(tail.age_ms))),
+    };
+    const chain = await verifySealedChain(tx, tenantId, head);
+    if (!head || (head.seq === 0 && !head.checkpoint)) return { ...chain, ...tailReport, checkpoint: null };
+    const cp = head.checkpoint
+      ? await checkCheckpoint(signer, head.checkpoint, { tenant: tenantId, seq: head.seq, hash: head.hash })
+      : ({ ok: false, reason: 'the chain head has no signed checkpoint', kid: null } as const);
+    const checkpoint = {
+      seq: head.seq,
+      hash: head.hash,
+      sealedAt: head.sealed_at ? new Date(head.sealed_at) : null,
+      kid: cp.kid,
+      valid: cp.ok,
+    };
+    if (!chain.valid || cp.ok) return { ...chain, ...tailReport, checkpoint };
+    return { ...chain, valid: false, reason: cp.reason, firstInvalidSeq: null, ...tailReport, checkpoint };
+  }, snapshot);
 }

@@ -70,7 +70,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
     adminContract,
     s.router(adminContract, {
       ...adminTenantRoutes(ctx.config),
-      ...adminAuditRoutes(),
+      ...adminAuditRoutes(ctx.signer),
       ...adminKeyRoutes(ctx.keys),
       ...adminCredentialConfigurationRoutes(ctx.config.issuerUrl, ctx.issuance.validator),
       ...adminProvisioningRoutes(),

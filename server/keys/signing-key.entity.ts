@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
-export const KEY_PURPOSES = ['issuer', 'status-list', 'verifier', 'oidc'] as const;
+export const KEY_PURPOSES = ['issuer', 'status-list', 'verifier', 'oidc', 'audit'] as const;
 export type KeyPurpose = (typeof KEY_PURPOSES)[number];
 export const KEY_STATUSES = ['active', 'retiring', 'retired'] as const;
 export type KeyStatus = (typeof KEY_STATUSES)[number];

@@ -19,6 +19,7 @@ describe('signing keys', () => {
     expect(keys.status).toBe(200);
     if (keys.status !== 200) return;
     expect(keys.body.items.map((k) => k.purpose).sort()).toEqual([
+      'audit',
       'issuer',
       'oidc',
       'status-list',

@@ -8,10 +8,34 @@ const BATCH = 1000;
 /** One exported line: the event as the admin API shows it, so exports verify like the API's chain. */
 const line = (e: AuditEvent) => JSON.stringify(auditEventView(e));
 
+interface Head {
+  seq: number;
+  hash: string;
+  checkpoint: string | null;
+  sealed_at: Date | null;
+}
+
 /**
- * Exports a tenant's events after the sink's last one, in batches. A transaction-scoped advisory
- * lock makes concurrent exports of one tenant (two workers, a schedule and a request) take turns;
- * one that finds the lock taken does nothing, since the holder exports everything there is.
+ * The signed chain head, exported after the events it covers. Its `seq` is that of the line before
+ * it, so the sink's position (the last line's seq) stays exact. A copy kept outside the database
+ * is what shows a later rollback: the chain can no longer reach a head someone has kept.
+ */
+const checkpointLine = (tenantId: string, head: Head) =>
+  JSON.stringify({
+    type: 'checkpoint',
+    tenant_id: tenantId,
+    seq: head.seq,
+    hash: head.hash,
+    sealed_at: head.sealed_at ? new Date(head.sealed_at).toISOString() : null,
+    jws: head.checkpoint,
+  });
+
+/**
+ * Exports a tenant's sealed events after the sink's last one, up to the chain head, in batches,
+ * and then the head's signed checkpoint. Unsealed events wait for the sealer, so every exported
+ * event has its seq and hashes. A transaction-scoped advisory lock makes concurrent exports of one
+ * tenant (two workers, a schedule and a request) take turns; one that finds the lock taken does
+ * nothing, since the holder exports everything there is.
  */
 export async function exportAuditEvents(
   em: EntityManager,
@@ -24,17 +48,25 @@ export async function exportAuditEvents(
       [`audit-export:${tenantId}`],
     );
     if (!lock?.ok) return 0;
+    const [head] = await tx.execute<Head[]>(
+      'select seq, hash, checkpoint, sealed_at from audit_head where tenant_id = ?',
+      [tenantId],
+    );
+    if (!head) return 0;
     let last = await sink.lastSeq(tenantId);
     let exported = 0;
-    for (;;) {
+    while (last < head.seq) {
       const events = await tx.find(
         AuditEvent,
-        { tenantId, seq: { $gt: last } },
+        { tenantId, seq: { $gt: last, $lte: head.seq } },
         { orderBy: { seq: 'asc' }, limit: BATCH },
       );
       if (!events.length) break;
-      await sink.append(tenantId, last + 1, events.map(line));
-      last = events.at(-1)?.seq ?? last;
+      const lines = events.map(line);
+      const end = events.at(-1)?.seq ?? last;
+      if (end === head.seq && head.checkpoint) lines.push(checkpointLine(tenantId, head));
+      await sink.append(tenantId, last + 1, lines);
+      last = end;
       exported += events.length;
       await tx.execute(
         `insert into audit_export_cursor (tenant_id, last_seq, exported_at) values (?, ?, now())
@@ -42,7 +74,6 @@ export async function exportAuditEvents(
         [tenantId, last],
       );
       tx.clear();
-      if (events.length < BATCH) break;
     }
     return exported;
   });
