@@ -3,12 +3,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
  * Work a transaction saves for its very end. Writes that take contended locks (a tenant's audit
- * chain, a status list row) run here, just before commit, so the locks are held for the commit
- * only and not for the whole request. Phases run in a fixed order (status lists, then audit), each
- * in key order, so that concurrent transactions take the locks in the same order.
+ * chain) run here, just before commit, so the locks are held for the commit only and not for the
+ * whole request. Phases run in a fixed order, each in key order, so that concurrent transactions
+ * take the locks in the same order. (Status changes need no phase: they append rows and lock
+ * nothing shared; see status-list/set-credential-status.ts.)
  */
-export type CommitPhase = 'status-list' | 'audit';
-const PHASES: CommitPhase[] = ['status-list', 'audit'];
+export type CommitPhase = 'audit';
+const PHASES: CommitPhase[] = ['audit'];
 
 type Task = (tx: EntityManager) => Promise<void>;
 const pending = new WeakMap<object, Map<CommitPhase, Map<string, Task[]>>>();
