@@ -22,6 +22,7 @@ const EnvSchema = z.object({
   ADMIN_TOKEN: z.string().min(1).optional(),
   KEY_ENCRYPTION_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1_000),
   JOB_ATTEMPTS: z.coerce.number().int().positive().default(5),

@@ -4,7 +4,7 @@ import { startService } from './service.js';
 
 /** `npm start`: one node of the service, as ROLE says; SIGTERM or SIGINT drains it and exits 0. */
 const config = loadConfig();
-const logger = createLogger(config.LOG_LEVEL);
+const logger = createLogger(config.LOG_LEVEL, config.LOG_FORMAT);
 
 try {
   const service = await startService(config, logger);

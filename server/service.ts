@@ -37,7 +37,7 @@ export interface RunningService {
  */
 export async function startService(
   config: Config,
-  logger: Logger = createLogger(config.LOG_LEVEL),
+  logger: Logger = createLogger(config.LOG_LEVEL, config.LOG_FORMAT),
 ): Promise<RunningService> {
   const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.dataDir);
   const dbUrl = config.DATABASE_URL ?? (embedded?.url as string);

@@ -5,7 +5,7 @@ import { migrate, openOrm } from './orm.js';
 
 /** `npm run db:migrate`: applies pending migrations to DATABASE_URL (or the embedded database). */
 const config = loadConfig();
-const logger = createLogger(config.LOG_LEVEL);
+const logger = createLogger(config.LOG_LEVEL, config.LOG_FORMAT);
 const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.dataDir);
 const url = config.DATABASE_URL ?? (embedded?.url as string);
 const orm = await openOrm({ url, poolMax: 2 });
