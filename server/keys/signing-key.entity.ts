@@ -18,7 +18,7 @@ export const SigningKey = defineEntity({
     status: p.enum(KEY_STATUSES),
     createdAt: p.datetime().onCreate(() => new Date()),
     retiredAt: p.datetime().nullable(),
-    /** Base64 DER of a self-signed certificate for this key, made when first asked for. */
+    /** Base64 DER of a self-signed certificate for this key, made with it (older rows: at start). */
     certificate: p.text().nullable(),
   },
 });

@@ -1,0 +1,67 @@
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import type { JWK } from 'jose';
+import type { KeyEncryption } from './key-encryption.js';
+import type { KeyPurpose, SigningKey } from './signing-key.entity.js';
+
+export interface RingKey {
+  kid: string;
+  purpose: KeyPurpose;
+  status: SigningKey['status'];
+  publicJwk: JWK;
+  privateKey: KeyObject;
+  certificate: string | null;
+  createdAt: Date;
+}
+
+/**
+ * Every current signing key, decrypted once into a non-exportable KeyObject and held in memory.
+ * Signing, the active kid, the published JWKS and certificates are answered from here, so a
+ * request never needs a database connection for them (one holding a transaction would otherwise
+ * wait on a second connection). The ring is replaced as a whole when the table changes.
+ */
+export class KeyRing {
+  readonly #byKid: Map<string, RingKey>;
+
+  private constructor(keys: RingKey[]) {
+    this.#byKid = new Map(keys.map((k) => [k.kid, k]));
+  }
+
+  static empty(): KeyRing {
+    return new KeyRing([]);
+  }
+
+  /** Builds the ring from rows, reusing already-decrypted keys of `previous`. */
+  static from(rows: SigningKey[], encryption: KeyEncryption, previous: KeyRing): KeyRing {
+    return new KeyRing(
+      rows
+        .filter((r) => r.status !== 'retired')
+        .map((r) => ({
+          kid: r.kid,
+          purpose: r.purpose,
+          status: r.status,
+          publicJwk: r.publicJwk as JWK,
+          certificate: r.certificate ?? null,
+          createdAt: r.createdAt,
+          privateKey:
+            previous.#byKid.get(r.kid)?.privateKey ??
+            createPrivateKey({ key: encryption.open(r.privateKeyEnc, r.kid), format: 'der', type: 'pkcs8' }),
+        })),
+    );
+  }
+
+  get(kid: string, purpose: KeyPurpose): RingKey | undefined {
+    const key = this.#byKid.get(kid);
+    return key?.purpose === purpose ? key : undefined;
+  }
+
+  active(purpose: KeyPurpose): RingKey | undefined {
+    return [...this.#byKid.values()].find((k) => k.purpose === purpose && k.status === 'active');
+  }
+
+  /** The active key first, then those retiring, newest first. */
+  published(purpose: KeyPurpose): RingKey[] {
+    return [...this.#byKid.values()]
+      .filter((k) => k.purpose === purpose)
+      .sort((a, b) => Number(b.status === 'active') - Number(a.status === 'active') || +b.createdAt - +a.createdAt);
+  }
+}

@@ -1,0 +1,194 @@
+import { expect } from 'vitest';
+import { createAdminClient, createIntegratorClient } from '../../../clients/integrator/src/index.js';
+import {
+  fetchCredentialStatus,
+  HolderWallet,
+  inMemoryCredentialStore,
+  inMemoryHolderCrypto,
+  type StoredCredential,
+} from '../../../clients/wallet/src/index.js';
+import { employeePayload } from '../fixtures.js';
+import { scimClient } from '../scim-client.js';
+import { acmeTenant } from '../test-service.js';
+import { until } from '../until.js';
+import type { Mailbox } from './mailbox.js';
+import { oidcLogin } from './oidc-login.js';
+
+const http = { allowHttp: true };
+type Integrator = ReturnType<typeof createIntegratorClient>;
+
+/**
+ * The whole mission as a newcomer meets it, against any running service: a tenant, issuance in
+ * every delivery mode redeemed by a wallet, revocation seen in the status list, a presentation,
+ * an OIDC login, concurrent credential requests, SCIM provisioning and the audit chain. The same
+ * steps run on the embedded default (spawned `npm start`) and on a pool of one connection.
+ */
+export class Mission {
+  readonly admin: ReturnType<typeof createAdminClient>;
+  integrator!: Integrator;
+  tenant!: { id: string; integrator_token: string; scim_token: string };
+  private n = 0;
+
+  constructor(
+    readonly baseUrl: string,
+    adminToken: string,
+    readonly mailbox: Mailbox,
+  ) {
+    this.admin = createAdminClient({ baseUrl, token: adminToken });
+  }
+
+  /** Reuses a tenant made earlier (after a restart), or makes one with a mandator. */
+  use(tenant: Mission['tenant']) {
+    this.tenant = tenant;
+    this.integrator = createIntegratorClient({ baseUrl: this.baseUrl, token: tenant.integrator_token });
+  }
+
+  async createTenant() {
+    const res = await this.admin.createTenant({ body: acmeTenant() });
+    expect(res.status).toBe(201);
+    if (res.status === 201) this.use(res.body);
+    return this.tenant;
+  }
+
+  wallet() {
+    return new HolderWallet({ crypto: inMemoryHolderCrypto(), store: inMemoryCredentialStore(), http });
+  }
+
+  private nextEmail = () => `employee-${++this.n}-${Date.now()}@acme.test`;
+
+  private async offer(delivery: 'ui' | 'email', email: string) {
+    const payload = employeePayload();
+    const res = await this.integrator.createIssuance({
+      body: {
+        credential_configuration_id: 'LEARCredentialEmployee',
+        payload: { ...payload, mandatee: { ...payload.mandatee, email } },
+        delivery,
+        email,
+      },
+    });
+    expect(res.status).toBe(201);
+    return res.status === 201 ? res.body : undefined;
+  }
+
+  /** ui: the offer URI comes back; the tx_code is mailed. The wallet redeems it. */
+  async issueUi(wallet = this.wallet()) {
+    const email = this.nextEmail();
+    const offer = await this.offer('ui', email);
+    const txCode = /activation code is: (\d{6})/.exec(await this.mailbox.find(email, /activation code is/))?.[1];
+    const [stored] = await wallet.receive(offer?.credential_offer_uri ?? '', { txCode: txCode ?? '' });
+    return { wallet, stored: stored as StoredCredential, offerId: offer?.offer_id ?? '' };
+  }
+
+  /** email: the offer page and the tx_code come in two mails; the wallet follows the page's link. */
+  async issueEmail(wallet = this.wallet()) {
+    const email = this.nextEmail();
+    await this.offer('email', email);
+    return { wallet, stored: await this.redeemMailed(email, wallet) };
+  }
+
+  /** Opens the mailed offer page, takes its same-device link and redeems it with the mailed tx_code. */
+  async redeemMailed(email: string, wallet: HolderWallet) {
+    const pageUrl = /(https?:\/\/\S+\/oid4vci\/v1\/offer\/[\w-]+)/.exec(
+      await this.mailbox.find(email, /\/oid4vci\/v1\/offer\//),
+    )?.[1];
+    const txCode = /activation code is: (\d{6})/.exec(await this.mailbox.find(email, /activation code is/))?.[1];
+    const page = await (await fetch(pageUrl ?? '')).text();
+    const link = /href="(openid-credential-offer:[^"]+)"/.exec(page)?.[1]?.replaceAll('&amp;', '&');
+    const [stored] = await wallet.receive(link ?? '', { txCode: txCode ?? '' });
+    return stored as StoredCredential;
+  }
+
+  /** direct: the signed credential is in the answer, bound to the wallet's key. */
+  async issueDirect() {
+    const crypto = inMemoryHolderCrypto();
+    const key = await crypto.createKey();
+    const res = await this.integrator.createIssuance({
+      body: {
+        credential_configuration_id: 'LEARCredentialEmployee',
+        payload: employeePayload(),
+        delivery: 'direct',
+        holder_key: key.publicJwk as never,
+      },
+    });
+    expect(res.status).toBe(201);
+    const credential = res.status === 201 ? (res.body.credential ?? '') : '';
+    expect(credential.split('~').length).toBeGreaterThan(2);
+    return credential;
+  }
+
+  async credentialIdOf(offerId: string) {
+    const res = await this.integrator.getIssuance({ params: { id: offerId } });
+    return res.status === 200 ? (res.body.credentials[0]?.id ?? '') : '';
+  }
+
+  /** Revokes and waits until the published, signed status list says so. */
+  async revokeAndSee(credentialId: string, stored: StoredCredential) {
+    const res = await this.integrator.revokeCredential({ params: { id: credentialId } });
+    expect(res.status).toBe(200);
+    const ref =
+      stored.statusReference ?? (stored.claims.status as { status_list: { idx: number; uri: string } }).status_list;
+    const status = await until(
+      () => fetchCredentialStatus(ref, stored.issuer, http),
+      (s) => s.value === 1,
+      15_000,
+    );
+    expect(status.label).toBe('INVALID');
+  }
+
+  /** A verification session answered by the wallet and polled by the integrator. */
+  async presentAndPoll(wallet: HolderWallet) {
+    const session = await this.integrator.createAuthorizationRequest({
+      body: { credential_configuration_id: 'LEARCredentialEmployee' },
+    });
+    expect(session.status).toBe(201);
+    if (session.status !== 201) return;
+    await wallet.present(session.body.authorization_request_uri, http);
+    const polled = await this.integrator.getAuthorizationRequest({ params: { id: session.body.session_id } });
+    expect(polled.body).toMatchObject({ status: 'verified', verified: true });
+  }
+
+  oidcLogin(wallet: HolderWallet) {
+    return oidcLogin(this.baseUrl, this.admin, this.tenant.id, wallet);
+  }
+
+  /** Several wallets redeem their offers at once: no request may wait on another's transaction. */
+  async concurrentRedemptions(count: number) {
+    const got = await Promise.all(Array.from({ length: count }, () => this.issueUi()));
+    expect(new Set(got.map((g) => g.stored.compact)).size).toBe(count);
+  }
+
+  /** A SCIM user is created (credential issued), deactivated (revoked) and deleted. */
+  async scimLifecycle() {
+    const scim = scimClient(this.baseUrl, this.tenant.id, this.tenant.scim_token);
+    const email = this.nextEmail();
+    const created = await scim.post('/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: email,
+      name: { givenName: 'Ana', familyName: 'Ruiz' },
+      emails: [{ value: email, primary: true }],
+    });
+    expect(created.status).toBe(201);
+    const ext = 'urn:credservice:params:scim:schemas:extension:credential:2.0:User';
+    expect(created.body[ext]).toMatchObject({ status: 'offered' });
+    await this.redeemMailed(email, this.wallet());
+    expect((await scim.get(`/Users/${created.body.id}`)).body[ext]).toMatchObject({ status: 'valid' });
+    const off = await scim.patchThenGet(`/Users/${created.body.id}`, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', path: 'active', value: false }],
+    });
+    expect(off.body[ext]).toMatchObject({ status: 'revoked' });
+    expect((await scim.delete(`/Users/${created.body.id}`)).status).toBe(204);
+    expect((await scim.get(`/Users/${created.body.id}`)).status).toBe(404);
+  }
+
+  /** The tenant's audit chain verifies once every event is sealed. */
+  async auditVerified() {
+    const verified = await until(
+      async () => (await this.admin.verifyAuditChain({ params: { id: this.tenant.id } })).body,
+      (b) => (b as { valid?: boolean; unsealed?: number }).valid === true && !(b as { unsealed?: number }).unsealed,
+      15_000,
+    );
+    expect(verified).toMatchObject({ valid: true });
+    return verified as { valid: boolean; checked: number };
+  }
+}
