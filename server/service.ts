@@ -15,11 +15,12 @@ import type { Config } from './config.js';
 import { ensureBuiltinConfigurations } from './credential-configurations/credential-configuration-registry.js';
 import { PayloadValidator } from './credential-configurations/payload-validator.js';
 import { createApp } from './http/app.js';
+import { listenHttp } from './http/http-server.js';
 import { OfferCodes } from './issuance/offer-codes.js';
 import { DEVELOPMENT_KEY_ENCRYPTION_KEY, KeyEncryption } from './keys/key-encryption.js';
 import { LocalKeyStore } from './keys/local-key-store.js';
 import { createLogger } from './logger.js';
-import { startEmbeddedPostgres } from './persistence/embedded-postgres.js';
+import { startEmbeddedPostgres } from './persistence/embedded/embedded-postgres.js';
 import { migrate, openOrm } from './persistence/orm.js';
 import { localSessionEvents, redisSessionEvents } from './verification/session-events.js';
 import { verifierServices } from './verification/verifier-services.js';
@@ -32,22 +33,19 @@ export interface RunningService {
 }
 
 /**
- * Starts one node: database (embedded PGlite when DATABASE_URL is unset) and migrations, keys,
+ * Starts one node: database (an embedded PostgreSQL server when DATABASE_URL is unset) and migrations, keys,
  * jobs (BullMQ when REDIS_URL is set, else in-process) and, unless ROLE=worker, HTTP.
  */
 export async function startService(
   config: Config,
   logger: Logger = createLogger(config.LOG_LEVEL, config.LOG_FORMAT),
 ): Promise<RunningService> {
-  const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.dataDir);
+  const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.dataDir, logger);
   const dbUrl = config.DATABASE_URL ?? (embedded?.url as string);
   if (embedded)
-    logger.warn(
-      { dir: path.join(config.dataDir, 'pglite') },
-      'DATABASE_URL is not set: using embedded PGlite',
-    );
+    logger.warn({ dir: embedded.dir }, 'DATABASE_URL is not set: using an embedded PostgreSQL server');
 
-  const orm = await openOrm({ url: dbUrl, poolMax: embedded ? 8 : config.DATABASE_POOL_MAX });
+  const orm = await openOrm({ url: dbUrl, poolMax: config.DATABASE_POOL_MAX });
   const applied = await migrate(orm, dbUrl);
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
 
@@ -130,9 +128,7 @@ export async function startService(
   let server: Server | undefined;
   if (config.runsApi) {
     const app = createApp({ ...context, keys });
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-    });
+    server = await listenHttp(app, config);
   }
   const address = server?.address();
   const port = typeof address === 'object' && address ? address.port : undefined;
@@ -159,6 +155,7 @@ export async function startService(
       mail.close();
       if (redis?.status === 'ready') await redis.quit().catch(() => undefined);
       else redis?.disconnect();
+      keys.stop();
       await orm.close();
       await embedded?.stop();
       logger.info('service stopped');

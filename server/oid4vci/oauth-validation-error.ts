@@ -1,8 +1,12 @@
 import type { RequestValidationError } from '@ts-rest/express';
 import type { Response } from 'express';
 import { fieldErrors } from '../http/zod-errors.js';
-import { malformedRequest } from './malformed-request.js';
-import { sendOAuthError } from './oauth-error.js';
+import {
+  invalidCredentialRequest,
+  invalidNotificationRequest,
+  invalidRequest,
+  sendOAuthError,
+} from './oauth-error.js';
 
 /**
  * ts-rest's request validation for the OAuth-family endpoints: a malformed request gets the error
@@ -18,5 +22,10 @@ export function oauthValidationError(
     .flatMap((e) => (e ? fieldErrors(e) : []))
     .map((f) => `${f.field}: ${f.message}`)
     .join('; ');
-  sendOAuthError(res, malformedRequest(req.path, 400, detail || 'malformed request'));
+  const make = req.path.endsWith('/credential')
+    ? invalidCredentialRequest
+    : req.path.endsWith('/notification')
+      ? invalidNotificationRequest
+      : invalidRequest;
+  sendOAuthError(res, make(detail || 'malformed request'));
 }
