@@ -36,6 +36,10 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer'>) {
     if (requested !== issuance.configurationId) {
       throw unknownCredentialConfiguration(`this access token is for ${issuance.configurationId}`);
     }
+    // Section 8.2: `proofs` holds exactly one proof type; jwt and di_vp together is malformed.
+    const proofTypes = Object.keys(body.proofs ?? {});
+    if (proofTypes.length > 1)
+      throw invalidCredentialRequest(`proofs must hold one proof type, not ${proofTypes.join(' and ')}`);
     const jwts = body.proofs?.jwt;
     if (!jwts?.length) throw invalidProof('proofs.jwt with at least one key proof is required');
     if (jwts.length > BATCH_SIZE) throw invalidCredentialRequest(`at most ${BATCH_SIZE} proofs per request`);

@@ -1,12 +1,8 @@
 import type { RequestValidationError } from '@ts-rest/express';
 import type { Response } from 'express';
 import { fieldErrors } from '../http/zod-errors.js';
-import {
-  invalidCredentialRequest,
-  invalidNotificationRequest,
-  invalidRequest,
-  sendOAuthError,
-} from './oauth-error.js';
+import { malformedRequest } from './malformed-request.js';
+import { sendOAuthError } from './oauth-error.js';
 
 /**
  * ts-rest's request validation for the OAuth-family endpoints: a malformed request gets the error
@@ -22,10 +18,5 @@ export function oauthValidationError(
     .flatMap((e) => (e ? fieldErrors(e) : []))
     .map((f) => `${f.field}: ${f.message}`)
     .join('; ');
-  const make = req.path.endsWith('/credential')
-    ? invalidCredentialRequest
-    : req.path.endsWith('/notification')
-      ? invalidNotificationRequest
-      : invalidRequest;
-  sendOAuthError(res, make(detail || 'malformed request'));
+  sendOAuthError(res, malformedRequest(req.path, 400, detail || 'malformed request'));
 }

@@ -235,4 +235,49 @@ describe('OID4VCI credential endpoint', () => {
     });
     expect((await state(o.offerId)).credentials).toBe(0);
   });
+
+  it('answers a body that is not JSON with invalid_credential_request (section 8.3.1.2), issuing nothing', async () => {
+    const o = await redeemedOffer();
+    const send = (body: string, type: string) =>
+      fetch(`${t.baseUrl}/oid4vci/v1/credential`, {
+        method: 'POST',
+        headers: { 'content-type': type, authorization: `Bearer ${o.accessToken}` },
+        body,
+      });
+    for (const [body, type] of [
+      ['{"credential_configuration_id":', 'application/json'],
+      ['credential_configuration_id=LEARCredentialEmployee', 'application/x-www-form-urlencoded'],
+      ['LEARCredentialEmployee', 'text/plain'],
+    ] as const) {
+      const res = await send(body, type);
+      expect(res.status, type).toBe(400);
+      expect(await res.json(), type).toMatchObject({ error: 'invalid_credential_request' });
+    }
+    expect((await state(o.offerId)).credentials).toBe(0);
+  });
+
+  it('refuses proofs of two types (section 8.2: exactly one), issuing nothing and keeping the c_nonce', async () => {
+    const o = await redeemedOffer();
+    const k = await holderKey();
+    const c = await nonce();
+    const before = await state(o.offerId);
+    const jwt = [await k.proof({ aud: issuer, nonce: c })];
+    const both = await post(
+      'credential',
+      {
+        credential_configuration_id: 'LEARCredentialEmployee',
+        proofs: { jwt, di_vp: [{ '@context': ['https://www.w3.org/ns/credentials/v2'] }] },
+      },
+      o.accessToken,
+    );
+    expect(both.status).toBe(400);
+    expect(await both.json()).toMatchObject({ error: 'invalid_credential_request' });
+    expect(await state(o.offerId)).toEqual(before);
+    const one = await post(
+      'credential',
+      { credential_configuration_id: 'LEARCredentialEmployee', proofs: { jwt } },
+      o.accessToken,
+    );
+    expect(one.status).toBe(200);
+  });
 });
