@@ -37,6 +37,16 @@ export function buildCredentialPayload(
   return { payload, hash: createHash('sha256').update(canonicalJson(payload)).digest('hex') };
 }
 
+/** The powers a credential of `configuration` gives a member of these groups (none if it has no powers). */
+export function grantedPowers(
+  provisioning: TenantProvisioning,
+  configuration: CredentialConfiguration,
+  groupNames: string[],
+): Power[] {
+  const properties = configuration.payloadSchema.properties as Record<string, unknown> | undefined;
+  return properties?.power ? mergePowers(provisioning, groupNames) : [];
+}
+
 function mergePowers(provisioning: TenantProvisioning, groupNames: string[]): Power[] {
   const byGroup = new Map(Object.entries(provisioning.groupPowers).map(([k, v]) => [k.toLowerCase(), v]));
   const all = [

@@ -26,6 +26,7 @@ export async function revokeUserCredential(tx: EntityManager, user: ScimUser, ac
   }
   user.issuanceId = null;
   user.credentialPayloadHash = null;
+  user.directCredential = null;
   await tx.flush();
   return revoked;
 }

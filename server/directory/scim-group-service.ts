@@ -1,23 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import type { IssuanceServices } from '../issuance/create-issuance.js';
 import { isUuid } from '../persistence/uuid.js';
 import { applyPatch } from '../scim/patch/apply-patch.js';
 import { requiredString, resourceFromBody } from '../scim/resource-input.js';
 import { ScimError } from '../scim/scim-error.js';
-import { getTenant } from '../tenants/tenant-service.js';
-import { membersOfGroups } from './group-membership.js';
+import { groupsOfUsers, membersOfGroups } from './group-membership.js';
 import { checkIfMatch } from './if-match.js';
+import { resyncGroupMembers } from './resync-group-members.js';
 import type { ScimCall } from './scim-call.js';
 import { ScimGroup } from './scim-group.entity.js';
 import { ScimUser } from './scim-user.entity.js';
-import { syncUserCredential } from './sync-user-credential.js';
-import { groupNamesOf } from './user-columns.js';
 
 type Json = Record<string, unknown>;
 const notFound = (id: string) => new ScimError(404, `Group ${id} not found`);
+const nameTaken = () =>
+  new ScimError(409, 'displayName is already taken by another group of this tenant', 'uniqueness');
 
 /** The members a resource names, with the display the client gave (`display`, or `displayName`). */
 function requestedMembers(resource: Json): Map<string, string | null> {
@@ -25,6 +25,22 @@ function requestedMembers(resource: Json): Map<string, string | null> {
   const display = (m: Json) =>
     typeof m.display === 'string' ? m.display : typeof m.displayName === 'string' ? m.displayName : null;
   return new Map(members.map((m) => [String(m.value ?? ''), display(m)]));
+}
+
+/** The group names of each of these users now, to tell afterwards whose powers a change altered. */
+async function groupNamesOfUsers(tx: EntityManager, userIds: string[]): Promise<Map<string, string[]>> {
+  const refs = await groupsOfUsers(tx, userIds);
+  return new Map([...refs].map(([user, groups]) => [user, groups.map((g) => g.displayName)]));
+}
+
+/** Stores the group row; a displayName another group of the tenant has (ignoring case) is 409. */
+async function flushGroup(tx: EntityManager): Promise<void> {
+  try {
+    await tx.flush();
+  } catch (e) {
+    if (e instanceof UniqueConstraintViolationException) throw nameTaken();
+    throw e;
+  }
 }
 
 /**
@@ -50,13 +66,18 @@ async function commitGroup(
     : [];
   const wanted = known.map((u) => u.id);
   const ignored = [...requested.keys()].filter((id) => !wanted.includes(id));
-  const { members: _members, ...stored } = resource;
-  group.resource = stored;
-  group.displayName = requiredString(resource, 'displayName');
-  group.externalId = typeof resource.externalId === 'string' ? resource.externalId : null;
-  await tx.flush();
   const added = wanted.filter((id) => !before.members.includes(id));
   const removed = before.members.filter((id) => !wanted.includes(id));
+  const name = requiredString(resource, 'displayName');
+  const renamed = before.name !== null && before.name.toLowerCase() !== name.toLowerCase();
+  const affected = renamed ? [...new Set([...wanted, ...removed])] : [...added, ...removed];
+  const groupsBefore = await groupNamesOfUsers(tx, affected);
+
+  const { members: _members, ...stored } = resource;
+  group.resource = stored;
+  group.displayName = name;
+  group.externalId = typeof resource.externalId === 'string' ? resource.externalId : null;
+  await flushGroup(tx);
   if (removed.length) {
     await tx.execute(
       `delete from scim_group_member where group_id = ? and user_id in (${removed.map(() => '?').join(',')})`,
@@ -69,40 +90,20 @@ async function commitGroup(
       [group.id, userId, requested.get(userId) ?? null],
     );
   }
-  const renamed = before.name !== null && before.name.toLowerCase() !== group.displayName.toLowerCase();
-  const affected = renamed ? [...new Set([...wanted, ...removed])] : [...added, ...removed];
-  const renewed = await resyncUsers(tx, s, group.tenantId, affected, actor);
+  const { renewed, failed } = await resyncGroupMembers(tx, s, group, affected, groupsBefore, actor);
   await appendAuditEvent(tx, {
     tenantId: group.tenantId,
     actor,
     action,
     subject: group.id,
-    details: { added, removed, renewed, ...(ignored.length ? { ignored: ignored.slice(0, 50) } : {}) },
+    details: {
+      added,
+      removed,
+      renewed,
+      ...(failed.length ? { failed } : {}),
+      ...(ignored.length ? { ignored: ignored.slice(0, 50) } : {}),
+    },
   });
-}
-
-/** Re-evaluates the credential of each user (group-derived powers); returns those renewed. */
-async function resyncUsers(
-  tx: EntityManager,
-  s: IssuanceServices,
-  tenantId: string,
-  userIds: string[],
-  actor: string,
-) {
-  if (!userIds.length) return [];
-  const tenant = await getTenant(tx, tenantId);
-  const users = await tx.find(
-    ScimUser,
-    { id: { $in: userIds }, tenantId },
-    { lockMode: LockMode.PESSIMISTIC_WRITE },
-  );
-  const renewed: string[] = [];
-  for (const user of users) {
-    const groups = await groupNamesOf((sql, params) => tx.execute(sql, params), user.id);
-    const sync = await syncUserCredential(tx, s, tenant, user, groups, 'update', actor);
-    if (sync.outcome === 'renewed' || sync.outcome === 'issued') renewed.push(user.id);
-  }
-  return renewed;
 }
 
 async function loadForWrite(tx: EntityManager, tenantId: string, id: string, ifMatch?: string) {
@@ -178,15 +179,16 @@ export async function deleteScimGroup(c: ScimCall, id: string, ifMatch?: string)
   const { em, services: s, tenantId, actor } = c;
   await em.transactional(async (tx) => {
     const { group, members } = await loadForWrite(tx, tenantId, id, ifMatch);
+    const groupsBefore = await groupNamesOfUsers(tx, members);
     tx.remove(group);
     await tx.flush();
-    const renewed = await resyncUsers(tx, s, tenantId, members, actor);
+    const { renewed, failed } = await resyncGroupMembers(tx, s, group, members, groupsBefore, actor);
     await appendAuditEvent(tx, {
       tenantId,
       actor,
       action: 'scim.group.deleted',
       subject: id,
-      details: { removed: members, renewed },
+      details: { removed: members, renewed, ...(failed.length ? { failed } : {}) },
     });
   });
 }

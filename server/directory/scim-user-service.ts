@@ -90,6 +90,8 @@ export async function createScimUser(c: ScimCall, body: unknown): Promise<UserCh
       resource,
       issuanceId: null,
       credentialPayloadHash: null,
+      credentialReason: null,
+      directCredential: null,
       createdAt: now,
       updatedAt: now,
       version: 1,
@@ -100,6 +102,13 @@ export async function createScimUser(c: ScimCall, body: unknown): Promise<UserCh
   });
 }
 
+/**
+ * PUT (RFC 7644 section 3.5.1) replaces the user, except that an omitted `active` keeps its current
+ * value. The RFC lets a provider either clear an omitted attribute or give it a default; clearing
+ * `active` would make a deactivated user active again and issue a credential, so reactivation stays
+ * an explicit `active: true`, as Okta sends it (its PUTs always carry `active`) and as Entra does
+ * with PATCH. Every other omitted attribute is cleared.
+ */
 export async function replaceScimUser(
   c: ScimCall,
   id: string,
@@ -112,6 +121,7 @@ export async function replaceScimUser(
   return em.transactional(async (tx) => {
     const user = await loadForWrite(tx, tenantId, id, ifMatch);
     const wasActive = user.active;
+    if (resource.active === undefined) resource.active = wasActive;
     setUserColumns(user, resource);
     user.updatedAt = new Date();
     user.version += 1;

@@ -21,6 +21,10 @@ export const ScimUser = defineEntity({
     issuanceId: p.string().nullable(),
     /** SHA-256 of the credential payload last issued, to tell whether a change needs a new credential. */
     credentialPayloadHash: p.string().nullable(),
+    /** Why the user's credential is missing or could not be renewed, as the last sync found; null when current. */
+    credentialReason: p.string().nullable(),
+    /** Direct delivery: the signed credential last issued, until revoked, for the integrator to fetch. */
+    directCredential: p.string().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     version: p.integer(),

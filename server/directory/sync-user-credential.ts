@@ -19,13 +19,24 @@ export interface SyncOutcome {
   offerId?: string;
   /** The signed credential, for a tenant with direct delivery. */
   credential?: string;
+  /** Required mapped attributes the user lacks (only with `missingAttributes: 'report'`). */
+  missing?: string[];
+}
+
+export interface SyncOptions {
+  /**
+   * `refuse` (a write to the user): a required attribute missing is a SCIM invalidValue error, and
+   * the whole request changes nothing. `report` (a group change re-evaluating its members): it is
+   * an outcome `none` with the attributes in `missing`, for the caller to decide and record.
+   */
+  missingAttributes: 'refuse' | 'report';
 }
 
 /**
  * Brings a user's credential in line with the user (SPEC section 3): a new or reactivated user gets
  * one; a change to what the credential says revokes it and issues anew; deactivation and deletion
- * revoke. Runs in the caller's transaction. A required attribute missing is a SCIM invalidValue
- * error (the whole request then changes nothing); other reasons not to issue are reported.
+ * revoke. Runs in the caller's transaction. Why the user ends up without a credential is kept on the
+ * user (their credential extension shows it), as is a credential signed for direct delivery.
  */
 export async function syncUserCredential(
   tx: EntityManager,
@@ -35,6 +46,22 @@ export async function syncUserCredential(
   groupNames: string[],
   trigger: SyncTrigger,
   actor: string,
+  options: SyncOptions = { missingAttributes: 'refuse' },
+): Promise<SyncOutcome> {
+  const sync = await bringInLine(tx, services, tenant, user, groupNames, trigger, actor, options);
+  user.credentialReason = sync.reason ?? null;
+  return sync;
+}
+
+async function bringInLine(
+  tx: EntityManager,
+  services: IssuanceServices,
+  tenant: Tenant,
+  user: ScimUser,
+  groupNames: string[],
+  trigger: SyncTrigger,
+  actor: string,
+  options: SyncOptions,
 ): Promise<SyncOutcome> {
   const none = (reason: string): SyncOutcome => ({ outcome: 'none', reason, issued: [], revoked: [] });
   if (trigger === 'remove' || !user.active) {
@@ -49,7 +76,9 @@ export async function syncUserCredential(
 
   const built = buildCredentialPayload(provisioning, tenant, configuration, user.resource, groupNames);
   if ('missing' in built) {
-    throw new ScimError(400, `required attribute(s) missing: ${built.missing.join(', ')}`, 'invalidValue');
+    const reason = `required attribute(s) missing: ${built.missing.join(', ')}`;
+    if (options.missingAttributes === 'refuse') throw new ScimError(400, reason, 'invalidValue');
+    return { ...none(reason), missing: built.missing };
   }
   const errors = services.validator.validate(configuration.id, configuration.payloadSchema, built.payload);
   if (errors.length)
@@ -80,6 +109,7 @@ export async function syncUserCredential(
   );
   user.issuanceId = created.offerId;
   user.credentialPayloadHash = built.hash;
+  user.directCredential = created.credential?.credential ?? null;
   await tx.flush();
   return {
     outcome: live ? 'renewed' : 'issued',

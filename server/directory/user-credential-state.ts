@@ -7,6 +7,8 @@ export interface CredentialState {
   status: 'none' | 'offered' | 'valid' | 'suspended' | 'revoked';
   issuanceId?: string;
   credentialIds: string[];
+  /** Why there is no current credential, or why it could not be renewed. */
+  reason?: string;
 }
 
 /** The credential state of each user, read in two queries for a whole page of users. */
@@ -43,6 +45,7 @@ export async function credentialStates(
       status,
       ...(user.issuanceId ? { issuanceId: user.issuanceId } : {}),
       credentialIds: mine.map((c) => c.id),
+      ...(user.credentialReason ? { reason: user.credentialReason } : {}),
     });
   }
   return states;

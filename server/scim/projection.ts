@@ -32,6 +32,16 @@ function pathOf(attr: string, resource: Json): [string, string | undefined] {
 }
 
 /**
+ * Whether `attributes` names `path` (a full `urn:…:name` path) or the schema it belongs to: how a
+ * client asks for an attribute returned only on request (RFC 7643 section 7, `returned: request`).
+ */
+export function asksFor(attributes: unknown, path: string): boolean {
+  const wanted = splitList(attributes) ?? [];
+  const lower = path.toLowerCase();
+  return wanted.some((a) => a === lower || lower.startsWith(`${a}:`));
+}
+
+/**
  * RFC 7644 section 3.4.2.5: `attributes` keeps only the listed attributes (plus id and schemas,
  * which are always returned); `excludedAttributes` removes the listed ones. Names ignore case.
  */

@@ -1,15 +1,18 @@
 import { etagOf } from '../directory/if-match.js';
 import type { ScimUser } from '../directory/scim-user.entity.js';
 import type { CredentialState } from '../directory/user-credential-state.js';
+import { CREDENTIAL_EXTENSION_URN } from './schema/credential-extension.js';
 
-/** Our read-only extension: where the user's credential stands. */
-export const CREDENTIAL_EXTENSION_URN = 'urn:credservice:params:scim:schemas:extension:credential:2.0:User';
+export { CREDENTIAL_EXTENSION_URN };
 
 export interface UserViewExtras {
   groups: { id: string; displayName: string }[];
   credential: CredentialState;
-  /** For direct delivery: the credential signed by this very request. */
-  issuedCredential?: string | undefined;
+  /**
+   * For direct delivery: the credential signed by this very request, or the one last signed when the
+   * client asked for it by name (`attributes=<extension URN>:credential`).
+   */
+  issuedCredential?: string | null | undefined;
 }
 
 /** The SCIM representation of a stored user (RFC 7643 section 4.1), with `groups` and `meta`. */
@@ -39,6 +42,7 @@ export function userView(user: ScimUser, baseUrl: string, extras: UserViewExtras
       status: extras.credential.status,
       ...(extras.credential.issuanceId ? { issuanceId: extras.credential.issuanceId } : {}),
       credentialIds: extras.credential.credentialIds,
+      ...(extras.credential.reason ? { reason: extras.credential.reason } : {}),
       ...(extras.issuedCredential ? { credential: extras.issuedCredential } : {}),
     },
     meta: {

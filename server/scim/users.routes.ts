@@ -15,7 +15,8 @@ import {
 import { credentialStates } from '../directory/user-credential-state.js';
 import { asyncHandler } from '../http/async-handler.js';
 import { listParams } from './list-params.js';
-import { project } from './projection.js';
+import { asksFor, project } from './projection.js';
+import { CREDENTIAL_EXTENSION_URN } from './schema/credential-extension.js';
 import { scimRequest } from './scim-request.js';
 import { listResponse, patchStatus, sendScim } from './scim-response.js';
 import { userView } from './user-view.js';
@@ -26,6 +27,7 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Route
   const { base, call, tenant, id } = scimRequest(ctx);
 
   async function views(req: Request, users: ScimUser[], issued?: string) {
+    const stored = asksFor(req.query.attributes, `${CREDENTIAL_EXTENSION_URN}:credential`);
     const [groups, states] = await Promise.all([
       groupsOfUsers(
         req.em,
@@ -37,7 +39,7 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Route
       userView(u, base(req), {
         groups: groups.get(u.id) ?? [],
         credential: states.get(u.id) ?? { status: 'none', credentialIds: [] },
-        issuedCredential: issued,
+        issuedCredential: issued ?? (stored ? u.directCredential : undefined),
       }),
     );
   }

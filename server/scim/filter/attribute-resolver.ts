@@ -28,6 +28,8 @@ export interface Complex {
   kind: 'complex';
   name: string;
   subs: Leaf[];
+  /** Sub-attributes the schema declares but no filter can compare (`meta.version`, `members.$ref`). */
+  unsupported: string[];
 }
 
 /** A multi-valued attribute: `from` yields one row per value, `where` ties those rows to the resource row. */
@@ -102,7 +104,8 @@ export class AttributeResolver {
       const from = `scim_group_member ${a}_m join scim_user ${a}_mu on ${a}_mu.id = ${a}_m.user_id and ${a}_mu.tenant_id = ${a}.tenant_id`;
       const columns: Record<string, string> = {
         value: `${a}_m.user_id`,
-        display: `${a}_mu.display_name`,
+        // What a group's members show as display: the one the client gave, else the user's names.
+        display: `coalesce(${a}_m.display, ${a}_mu.display_name, ${a}_mu.user_name)`,
         type: sqlLiteral('User'),
       };
       return this.membership(def, from, `${a}_m.group_id = ${a}.id`, columns);
@@ -132,11 +135,13 @@ export class AttributeResolver {
   }
 
   private complex(def: AttributeDef, leafOf: (sub: AttributeDef) => Leaf | undefined): Complex {
+    const unsupported: string[] = [];
     const subs = (def.subAttributes ?? []).flatMap((sub) => {
-      const leaf = leafOf(sub);
+      const leaf = sub.storage && 'unsupported' in sub.storage ? undefined : leafOf(sub);
+      if (!leaf) unsupported.push(sub.name);
       return leaf ? [{ ...leaf, label: `${def.name}.${sub.name}` }] : [];
     });
-    return { kind: 'complex', name: def.name, subs };
+    return { kind: 'complex', name: def.name, subs, unsupported };
   }
 
   /** `json` is where the value sits in `resource` when the attribute has no storage of its own. */

@@ -18,7 +18,9 @@ export interface SqlCondition {
  *
  * An attribute the schema does not know matches nothing (`false`) rather than failing: RFC 7644 section
  * 3.4.2.2 allows either, and a client filtering on an extension this service lacks gets an empty list,
- * not an error. Misusing a known attribute (`active gt true`, `name eq "x"`) is a 400 invalidFilter.
+ * not an error. Misusing a known attribute (`active gt true`, `name eq "x"`), or naming one that is
+ * declared but computed per response (`meta.version`, `meta.location`, `members.$ref`), is a 400
+ * invalidFilter, so a client never takes an empty list for "no match".
  */
 export function filterToSql(
   node: FilterNode,
@@ -95,7 +97,10 @@ class FilterTranslator {
 
   private onComplex(complex: Complex, name: string, test: Test): string {
     const leaf = subOf(complex, name);
-    return leaf ? this.onLeaf(leaf, test) : 'false';
+    if (leaf) return this.onLeaf(leaf, test);
+    const declared = complex.unsupported.find((n) => n.toLowerCase() === name.toLowerCase());
+    if (declared) throw invalidFilter(`${complex.name}.${declared} is not supported in filters`);
+    return 'false';
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * The attributes a filter or `sortBy` may name (RFC 7643 sections 3.1, 4.1, 4.2 and 4.3), with the
  * characteristics the translation honours and where each is stored. Anything not listed is unknown and
- * matches nothing; `password` is left out on purpose, as it is never stored and never returned.
+ * matches nothing; what is listed but cannot be compared (`meta.version`, `$ref`) is 400 invalidFilter; `password` is left out on purpose, as it is never stored and never returned.
  */
 
 export type AttributeType = 'string' | 'boolean' | 'dateTime' | 'reference' | 'binary' | 'complex';
@@ -12,7 +12,9 @@ export type Storage =
   /** the same for every row, e.g. `meta.resourceType` */
   | { constant: string }
   /** multi-valued attributes kept outside `resource`: see attribute-resolver.ts */
-  | { source: 'schemas' | 'groupsOfUser' | 'membersOfGroup' };
+  | { source: 'schemas' | 'groupsOfUser' | 'membersOfGroup' }
+  /** computed per response (from the version or the base URL): a filter on it is 400 invalidFilter */
+  | { unsupported: true };
 
 export interface AttributeDef {
   name: string;
@@ -60,6 +62,8 @@ const common = (resourceType: ResourceType): AttributeDef[] => [
       str('resourceType', { caseExact: true, storage: { constant: resourceType } }),
       { name: 'created', type: 'dateTime', storage: { column: 'created_at' } },
       { name: 'lastModified', type: 'dateTime', storage: { column: 'updated_at' } },
+      str('location', { caseExact: true, storage: { unsupported: true } }),
+      str('version', { caseExact: true, storage: { unsupported: true } }),
     ],
   },
   { name: 'schemas', type: 'reference', caseExact: false, multiValued: true, storage: { source: 'schemas' } },
