@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealTenant } from '../../server/audit/audit-sealer.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 import { until } from '../support/until.js';
 
@@ -140,5 +141,61 @@ describe('audit hash chain', () => {
     expect(none.status === 200 && none.body.items).toHaveLength(0);
     const all = await t.admin.listAuditEvents({ params: { id }, query: { until: future } });
     expect(all.status === 200 && all.body.items).toHaveLength(5);
+  });
+});
+
+describe('signed checkpoints of the chain head', () => {
+  const checkpointOf = async (id: string): Promise<string> =>
+    (await sql.query('select checkpoint from audit_head where tenant_id = $1', [id])).rows[0].checkpoint;
+  const replaceCheckpoint = (id: string, jws: string) =>
+    sql.query('update audit_head set checkpoint = $1 where tenant_id = $2', [jws, id]);
+
+  it('catches a checkpoint whose claims were changed under its signature', async () => {
+    const id = await tenantWithHistory();
+    const [header, payload, signature] = (await checkpointOf(id)).split('.');
+    const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
+    const altered = Buffer.from(JSON.stringify({ ...claims, sealed_at: new Date(0).toISOString() })).toString(
+      'base64url',
+    );
+    await replaceCheckpoint(id, `${header}.${altered}.${signature}`);
+    expect(await verify(id)).toMatchObject({
+      valid: false,
+      reason: expect.stringMatching(/checkpoint signature/),
+      checkpoint: { seq: 5, valid: false },
+    });
+  });
+
+  it('catches a checkpoint signed with a key that is not an audit key', async () => {
+    const id = await tenantWithHistory();
+    const [, payload] = (await checkpointOf(id)).split('.');
+    const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
+    const forged = await t.service.context.signer.signJwt('issuer', { typ: 'audit-checkpoint+jwt' }, claims);
+    await replaceCheckpoint(id, forged);
+    expect(await verify(id)).toMatchObject({
+      valid: false,
+      reason: expect.stringMatching(/checkpoint signature/),
+    });
+  });
+
+  it('catches an older genuine checkpoint put back, and seals nothing on top of it', async () => {
+    const id = await tenantWithHistory();
+    const older = await checkpointOf(id);
+    await t.admin.updateTenant({ params: { id }, body: { name: 'ACME Portugal' } });
+    await until(
+      () => verify(id),
+      (v) => 'unsealed' in v && v.unsealed === 0 && v.checked === 6,
+    );
+    await replaceCheckpoint(id, older);
+    expect(await verify(id)).toMatchObject({
+      valid: false,
+      reason: expect.stringMatching(/not the chain head/),
+      checkpoint: { seq: 6, valid: false },
+    });
+
+    await t.admin.updateTenant({ params: { id }, body: { name: 'ACME Andorra' } });
+    const orm = t.service.context.orm;
+    const outcome = await sealTenant(orm.em.fork(), t.service.context.signer, id, { wait: true });
+    expect(outcome).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/not the chain head/) });
+    expect(await verify(id)).toMatchObject({ valid: false, checked: 6, unsealed: 1 });
   });
 });
