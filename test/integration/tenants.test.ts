@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
+import { untilAuditSealed } from '../support/audit-sealed.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 
 let t: TestService;
@@ -28,6 +29,7 @@ describe('tenants through the admin API', () => {
     expect(scim.status).toBe(200);
     expect(scim.headers.get('content-type')).toContain('application/scim+json');
 
+    await untilAuditSealed(t.admin, body.id); // seq is given when the worker seals the events
     const events = await t.admin.listAuditEvents({ params: { id: body.id }, query: {} });
     expect(events.status).toBe(200);
     if (events.status !== 200) return;
