@@ -4,23 +4,37 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emlMailbox } from '../support/mission/mailbox.js';
+import { Mission } from '../support/mission/mission.js';
 import { freePort, type Spawned, signalService, spawnNpm, waitForHttp } from '../support/spawned-service.js';
 
 /**
- * A newcomer's `npm start` with nothing configured but an admin token: embedded PGlite, in-process
- * jobs, mail to files. Then the CLI over the admin API, and a clean SIGTERM.
+ * A newcomer's `npm start` with nothing configured but an admin token, exactly as the README
+ * starts it: an embedded PostgreSQL server under DATA_DIR, in-process jobs, mail to .eml files,
+ * no DATABASE_URL, no Redis. On it the whole mission runs; then a restart on the same DATA_DIR
+ * keeps everything, and a cold node serves an OpenID Connect login first.
  */
 const run = promisify(execFile);
+const adminToken = 'e2e-admin-token-of-at-least-32-characters';
 let dataDir: string;
 let port: number;
 let service: Spawned;
-const adminToken = 'e2e-admin-token';
+let mission: Mission;
+
+const start = async () => {
+  service = spawnNpm(['start'], { PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN: adminToken });
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, service);
+};
+const stop = async () => {
+  signalService(service, 'SIGTERM');
+  expect(await service.exited).toBe(0);
+};
 
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'credservice-e2e-'));
   port = await freePort();
-  service = spawnNpm(['start'], { PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN: adminToken });
-  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, service);
+  await start();
+  mission = new Mission(`http://localhost:${port}`, adminToken, emlMailbox(path.join(dataDir, 'outbox')));
 }, 90_000);
 
 afterAll(async () => {
@@ -34,16 +48,15 @@ const cli = (...args: string[]) =>
   });
 
 describe('npm start on embedded defaults', () => {
-  it('is ready, on PGlite with in-process jobs, and says so in its log', async () => {
+  it('is ready on an embedded PostgreSQL server with in-process jobs, and says so in its log', async () => {
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'not configured' } });
+    expect(await ready.json()).toMatchObject({ status: 'ok', checks: { database: 'ok' } });
     const log = service.output();
-    expect(log).toContain('DATABASE_URL is not set: using embedded PGlite');
+    expect(log).toContain('DATABASE_URL is not set: using an embedded PostgreSQL server');
     expect(log).toContain('REDIS_URL is not set: jobs run in-process');
     expect(log).toContain('SMTP_URL is not set: mail is written as .eml files');
-    expect(log).toContain('KEY_ENCRYPTION_KEY is not set');
-    await expect(fs.stat(path.join(dataDir, 'pglite'))).resolves.toBeTruthy();
+    await expect(fs.stat(path.join(dataDir, 'postgres', 'PG_VERSION'))).resolves.toBeTruthy();
   });
 
   it('serves the OpenAPI document and a rendered reference with its assets', async () => {
@@ -56,29 +69,51 @@ describe('npm start on embedded defaults', () => {
 
   it('creates, lists and rotates tenants through the CLI', async () => {
     const created = JSON.parse(
-      (await cli('tenant', 'create', 'acme', '--name', 'ACME Corp', '--delivery', 'email')).stdout,
+      (await cli('tenant', 'create', 'cli-co', '--name', 'CLI Co', '--delivery', 'email')).stdout,
     );
-    expect(created).toMatchObject({ id: 'acme', scim_url: `http://localhost:${port}/tenants/acme/scim/v2` });
+    expect(created).toMatchObject({ id: 'cli-co', scim_url: `http://localhost:${port}/tenants/cli-co/scim/v2` });
     const me = await fetch(`http://127.0.0.1:${port}/api/v1/me`, {
       headers: { authorization: `Bearer ${created.integrator_token}` },
     });
-    expect(await me.json()).toMatchObject({ tenant_id: 'acme' });
-    const list = JSON.parse((await cli('tenant', 'list')).stdout);
-    expect(list.items.map((x: { id: string }) => x.id)).toEqual(['acme']);
-    const rotated = JSON.parse((await cli('tenant', 'rotate-token', 'acme', '--kind', 'scim')).stdout);
+    expect(await me.json()).toMatchObject({ tenant_id: 'cli-co' });
+    const rotated = JSON.parse((await cli('tenant', 'rotate-token', 'cli-co', '--kind', 'scim')).stdout);
     expect(rotated.token).toMatch(/^cs_scim_/);
-    const audit = JSON.parse((await cli('audit', 'verify', 'acme')).stdout);
-    expect(audit).toMatchObject({ valid: true, checked: 4 });
-    await expect(
-      cli('tenant', 'create', 'acme', '--name', 'Again', '--delivery', 'email'),
-    ).rejects.toMatchObject({
+    await expect(cli('tenant', 'create', 'cli-co', '--name', 'Again', '--delivery', 'email')).rejects.toMatchObject({
       code: 1,
     });
   }, 60_000);
 
+  it('issues in every delivery mode, and a revocation reaches the status list', async () => {
+    await mission.createTenant();
+    const ui = await mission.issueUi();
+    await mission.issueEmail();
+    await mission.issueDirect();
+    await mission.revokeAndSee(await mission.credentialIdOf(ui.offerId), ui.stored);
+  }, 60_000);
+
+  it('serves concurrent credential requests', () => mission.concurrentRedemptions(8), 60_000);
+
+  it('verifies a presentation the integrator polls for', async () => {
+    const { wallet } = await mission.issueUi();
+    await mission.presentAndPoll(wallet);
+  }, 60_000);
+
+  it('provisions a SCIM user: created, deactivated, deleted', () => mission.scimLifecycle(), 60_000);
+
+  it('keeps everything across a restart on the same DATA_DIR; a cold node logs in over OIDC', async () => {
+    const { wallet } = await mission.issueUi();
+    const before = await mission.auditVerified();
+    await stop();
+    await start();
+    await mission.oidcLogin(wallet);
+    const after = await mission.auditVerified();
+    expect(after.checked).toBeGreaterThan(before.checked);
+    const tenants = JSON.parse((await cli('tenant', 'list')).stdout);
+    expect(tenants.items.map((x: { id: string }) => x.id).sort()).toEqual(['cli-co', mission.tenant.id].sort());
+  }, 120_000);
+
   it('drains and exits 0 on SIGTERM', async () => {
-    signalService(service, 'SIGTERM');
-    expect(await service.exited).toBe(0);
+    await stop();
     expect(service.output()).toContain('service stopped');
   }, 30_000);
 });
