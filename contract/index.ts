@@ -28,6 +28,7 @@ export const contract = c.router({
 export * from './admin/credential-configuration.js';
 export * from './admin/provisioning.js';
 export * from './admin/trusted-issuer-contract.js';
+export * from './issuance/employee-payload.js';
 export * from './issuance/issuance.js';
 export * from './issuance/issuance-request.js';
 export * from './oid4vci/credential-issuer-metadata.js';

@@ -34,5 +34,18 @@ export function buildOpenApi(): Record<string, unknown> {
       },
     },
   );
-  return doc as unknown as Record<string, unknown>;
+  return unionsAsAnyOf(doc) as Record<string, unknown>;
+}
+
+/**
+ * A zod union accepts a value when any member does, so its JSON Schema is `anyOf`; the generator
+ * writes `oneOf`, which refuses a value that fits two members (an employee payload is also an object
+ * of another configuration). Discriminated unions (with `discriminator`) are disjoint and stay oneOf.
+ */
+function unionsAsAnyOf(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(unionsAsAnyOf);
+  if (node === null || typeof node !== 'object') return node;
+  const entries = Object.entries(node).map(([k, v]) => [k, unionsAsAnyOf(v)] as const);
+  const plainUnion = 'oneOf' in node && !('discriminator' in node);
+  return Object.fromEntries(entries.map(([k, v]) => [plainUnion && k === 'oneOf' ? 'anyOf' : k, v]));
 }

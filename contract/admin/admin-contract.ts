@@ -23,6 +23,7 @@ import {
   Tenant,
   TenantCreated,
   TenantCreateRequest,
+  TenantDetail,
   TenantList,
   TenantUpdateRequest,
 } from './tenant.js';
@@ -52,8 +53,8 @@ export const adminContract = c.router(
       method: 'GET',
       path: '/tenants/:id',
       pathParams: tenantPath,
-      responses: { 200: Tenant, ...notFound },
-      summary: 'Read a tenant',
+      responses: { 200: TenantDetail, ...notFound },
+      summary: 'Read a tenant, with warnings about what keeps it from working as set up',
     },
     updateTenant: {
       method: 'PATCH',

@@ -48,6 +48,12 @@ export const Tenant = z.object({
   updated_at: z.string().datetime(),
 });
 
+export const TenantDetail = Tenant.extend({
+  warnings: z
+    .array(z.string())
+    .describe('What keeps the tenant from working as set up, e.g. why its SCIM users get no credential'),
+});
+
 export const TenantCreated = z.object({
   id: TenantId,
   integrator_token: z.string().describe('Shown once; store it now'),

@@ -1,9 +1,21 @@
 import { z } from 'zod';
+import { CredentialPayload } from './employee-payload.js';
 
 export const PRE_AUTHORIZED_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 
 export const DELIVERY_MODES = ['ui', 'email', 'direct'] as const;
 export type DeliveryModeName = (typeof DELIVERY_MODES)[number];
+
+/** One delivery mode, or several joined by commas in any order, each at most once: `ui,email`. */
+export type DeliveryList<M extends string = DeliveryModeName, All extends string = M> = M extends unknown
+  ? M | `${M},${DeliveryList<Exclude<All, M>>}`
+  : never;
+
+const deliveryLists = (modes: readonly string[]): string[] =>
+  modes.flatMap((m) => [m, ...deliveryLists(modes.filter((x) => x !== m)).map((rest) => `${m},${rest}`)]);
+
+/** Every value of DeliveryList (15), so that the contract's type and OpenAPI enum are exact. */
+export const DELIVERY_LISTS = deliveryLists(DELIVERY_MODES) as [DeliveryList, ...DeliveryList[]];
 
 /** A public P-256 JWK: the key a directly delivered credential is bound to. */
 export const HolderKey = z
@@ -19,11 +31,13 @@ export const HolderKey = z
 export const IssuanceRequest = z
   .object({
     credential_configuration_id: z.string().min(1).max(200),
-    payload: z.record(z.unknown()),
+    payload: CredentialPayload,
     delivery: z
-      .string()
-      .regex(/^(ui|email|direct)(,(ui|email|direct))*$/, 'one or more of ui, email, direct, comma-separated')
-      .optional(),
+      .enum(DELIVERY_LISTS, {
+        errorMap: () => ({ message: 'one or more of ui, email, direct, comma-separated, each once' }),
+      })
+      .optional()
+      .describe("One delivery mode or several, comma-separated; absent: the tenant's mode"),
     email: z.string().email().optional(),
     grant_type: z.literal(PRE_AUTHORIZED_CODE_GRANT).optional(),
     holder_key: HolderKey.optional(),
