@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
 import { adminContract } from '../../contract/admin/admin-contract.js';
 import type { Config } from '../config.js';
+import { provisioningWarnings } from '../directory/provisioning-warnings.js';
 import { scimUrlOf, tenantView, tokenView } from './tenant.view.js';
 import {
   createTenant,
@@ -35,10 +36,11 @@ export function adminTenantRoutes(config: Config) {
       const { items, total } = await listTenants(req.em, query.limit, query.offset);
       return { status: 200, body: { items: items.map((t) => tenantView(t, config.publicUrl)), total } };
     }),
-    getTenant: s.route(adminContract.getTenant, async ({ params, req }) => ({
-      status: 200,
-      body: tenantView(await getTenant(req.em, params.id), config.publicUrl),
-    })),
+    getTenant: s.route(adminContract.getTenant, async ({ params, req }) => {
+      const tenant = await getTenant(req.em, params.id);
+      const warnings = await provisioningWarnings(req.em, tenant);
+      return { status: 200, body: { ...tenantView(tenant, config.publicUrl), warnings } };
+    }),
     updateTenant: s.route(adminContract.updateTenant, async ({ params, body, req }) => ({
       status: 200,
       body: tenantView(

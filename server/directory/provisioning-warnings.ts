@@ -1,0 +1,29 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
+import { provisioningOf } from './provisioning-settings.js';
+
+/**
+ * What keeps a tenant's SCIM users from getting credentials, for the tenant's admin view: the same
+ * reasons a user's credential extension would give one by one, found once for the whole tenant.
+ */
+export async function provisioningWarnings(em: EntityManager, tenant: Tenant): Promise<string[]> {
+  const provisioning = await provisioningOf(em, tenant.id);
+  const settings = `PUT /admin/v1/tenants/${tenant.id}/provisioning`;
+  if (!provisioning.configurationId) {
+    return [`SCIM users get no credential: no credential configuration is set for them (${settings})`];
+  }
+  const configuration = await findConfiguration(em, provisioning.configurationId);
+  if (!configuration) {
+    return [
+      `SCIM users get no credential: credential configuration ${provisioning.configurationId} does not exist (${settings})`,
+    ];
+  }
+  const required = (configuration.payloadSchema.required as unknown[] | undefined) ?? [];
+  if (required.includes('mandator') && !tenant.mandator) {
+    return [
+      `SCIM users get no credential: ${configuration.id} requires a mandator and the tenant has none (PATCH /admin/v1/tenants/${tenant.id} with mandator)`,
+    ];
+  }
+  return [];
+}
