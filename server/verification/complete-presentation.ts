@@ -29,9 +29,11 @@ export async function completePresentation(
   const status = statusOf(session);
   if (status === 'expired') throw invalidRequest('the session has expired');
   if (status !== 'pending') throw invalidRequest('the session already has its response');
+  // OID4VP 1.0 section 8.3.1: a wallet that cannot encrypt may send its error response in the
+  // clear, so a direct_post.jwt session takes a plain error; only a vp_token must come encrypted.
+  if (walletError) return recordWalletError(em, s, session.id, walletError);
   if (session.responseMode === 'direct_post.jwt' && !encrypted)
     throw invalidRequest('this session requires an encrypted response (direct_post.jwt)');
-  if (walletError) return recordWalletError(em, s, session.id, walletError);
   if (vpToken === null || typeof vpToken !== 'object' || Array.isArray(vpToken))
     throw invalidRequest('vp_token must be a JSON object');
   const tokenHash = sha256(canonicalJson(vpToken));

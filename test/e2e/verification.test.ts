@@ -297,6 +297,26 @@ describe('other holders and issuers', () => {
     });
   });
 
+  it('fails a direct_post.jwt session at once when a third-party wallet declines in the clear (OID4VP 8.3.1)', async () => {
+    const s = await session({ response_mode: 'direct_post.jwt' });
+    const stream = await openEventStream(`${t.baseUrl}/api/login/events?state=${s.session_id}`);
+    await until(
+      async () => stream.text(),
+      (x) => x.includes('pending'),
+    );
+    const declined = await (await ThirdPartyHolder.create()).decline(s.authorization_request_uri);
+    expect(declined.resolved.authorizationRequestPayload.response_mode).toBe('direct_post.jwt');
+    expect(declined.status, JSON.stringify(declined.body)).toBe(200);
+    expect(await poll(s.session_id)).toMatchObject({ status: 'failed', reason: 'wallet_access_denied' });
+    expect(await stream.done).toContain('"status":"failed"');
+    // The session has its answer: neither a second error nor a presentation changes it.
+    const again = await (await ThirdPartyHolder.create())
+      .decline(s.authorization_request_uri)
+      .catch((e) => e);
+    expect(again).toBeInstanceOf(Error);
+    expect((await poll(s.session_id)).status).toBe('failed');
+  });
+
   it('fails credentials of an untrusted issuer, and verifies them once the operator trusts it', async () => {
     const other = await startTestService();
     try {

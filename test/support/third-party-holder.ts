@@ -146,6 +146,26 @@ export class ThirdPartyHolder {
     return this.client.resolveOpenId4vpAuthorizationRequest({ authorizationRequestPayload: parsed.params });
   }
 
+  /**
+   * Declines the request with an OAuth error response sent in the clear, whatever its response
+   * mode: the library posts it form-encoded to the response_uri, as OID4VP 1.0 section 8.3.1 allows
+   * a wallet that cannot (or will not) encrypt for a direct_post.jwt request.
+   */
+  async decline(authorizationRequestUri: string, error = 'access_denied') {
+    const resolved = await this.resolve(authorizationRequestUri);
+    const request = resolved.authorizationRequestPayload as { response_uri?: string; state?: string };
+    const { response } = await this.client.submitOpenid4vpAuthorizationResponse({
+      authorizationRequestPayload: request,
+      authorizationResponsePayload: {
+        error,
+        error_description: 'the user declined to share a credential',
+        ...(request.state ? { state: request.state } : {}),
+      } as never,
+    });
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    return { resolved, status: response.status, body };
+  }
+
   /** Answers the request at `authorizationRequestUri` with `credentials` (SD-JWT VCs bound to our key). */
   async present(authorizationRequestUri: string, credentials: string[]): Promise<ThirdPartyPresentation> {
     const resolved = await this.resolve(authorizationRequestUri);
