@@ -37,9 +37,12 @@ interface ListRow {
  * indexes come out in no discernible order and none is handed out twice, even across rolled-back
  * transactions (a rolled-back number is simply never used; its entry stays VALID like any unused
  * one). Nothing here locks a row: nextval() never waits, so a slow issuance transaction holds up
- * no other. The one exception is the moment a list fills up: the transaction that opens the next
- * list inserts it, and others that need that same list wait for it to commit or roll back
- * (once per `listSize` allocations).
+ * no other, and the number and its list come back from one statement.
+ *
+ * Lists are opened ahead of need: the allocation half-way through a list asks the status-list
+ * worker to open the next one in a transaction of its own. Only if that has not happened by the
+ * time the list is full does an issuance transaction open the next list itself, and others that
+ * need that same list then wait for it to commit or roll back.
  */
 export async function allocateStatusEntry(
   tx: EntityManager,
@@ -55,22 +58,42 @@ export async function allocateStatusEntry(
     (listSize * STATUS_LIST_BITS) % 8
   )
     throw new RangeError(`list size ${listSize} must be a multiple of ${8 / STATUS_LIST_BITS} in [1, 2^28]`);
-  const [next] = await tx.execute<{ n: string }[]>("select nextval('status_list_entry_seq') as n");
-  const n = Number(next?.n);
+  const [first] = await tx.execute<(Partial<ListRow> & { n: string })[]>(
+    `with n as (select nextval('status_list_entry_seq') as n)
+     select n.n, l.id, l.seq_start, l.size, l.seed from n left join lateral (${owningList('n.n')}) l on true`,
+    [],
+  );
+  const n = Number(first?.n);
+  let list = first?.id ? (first as ListRow) : undefined;
   for (;;) {
-    // Lists cover the sequence contiguously from 0, so the last one starting at or before n owns
-    // n unless n is past its end.
-    const [list] = await tx.execute<ListRow[]>(
-      'select id, seq_start, size, seed from status_list where seq_start <= ? order by seq_start desc limit 1',
-      [n],
-    );
     const start = list ? Number(list.seq_start) : 0;
     if (list && n < start + list.size) {
-      const idx = permuteIndex(list.seed, list.size, n - start);
+      const position = n - start;
+      // Once per list, half-way: the next list is opened before anyone has to wait for it.
+      if (position === Math.floor(list.size / 2))
+        await recordEffect(tx, 'status-list', { listId: list.id, openNext: String(listSize) });
+      const idx = permuteIndex(list.seed, list.size, position);
       return { listId: list.id, idx, uri: statusListUri(issuerUrl, list.id) };
     }
     await openList(tx, list ? start + list.size : 0, listSize);
+    [list] = await tx.execute<ListRow[]>(owningList('?'), [n]);
   }
+}
+
+/** Lists cover the sequence contiguously from 0, so the last one starting at or before n owns n unless n is past its end. */
+const owningList = (n: string) =>
+  `select id, seq_start, size, seed from status_list where seq_start <= ${n} order by seq_start desc limit 1`;
+
+/** Opens, in a transaction of its own, the list after `listId` (a status-list job asked for it). */
+export async function openNextList(em: EntityManager, listId: string, size: number): Promise<void> {
+  await em.transactional(async (tx) => {
+    const [list] = await tx.execute<{ end: string }[]>(
+      'select seq_start + size as end from status_list where id = ?',
+      [listId],
+    );
+    if (!list) throw new Error(`status list ${listId} does not exist`);
+    await openList(tx, Number(list.end), size);
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Signer } from '../keys/signer.js';
 import { recordEffect } from '../outbox/outbox.js';
 import { OutboxMessage } from '../outbox/outbox-message.entity.js';
+import { applyStatusChanges, takeStatusChanges } from './status-list-changes.js';
 import type { StatusBits } from './status-list-encoding.js';
 import { buildStatusListToken, STATUS_LIST_RENEW_AFTER_SECONDS, statusListUri } from './status-list-token.js';
 
@@ -13,6 +14,8 @@ interface TokenState {
   issued_at: Date | string | null;
   refresh_at: Date | string | null;
   now: Date | string;
+  list_version: string;
+  pending: boolean;
 }
 
 /** Builds in a row for one job before it hands the rest over to a fresh job (a flood must not pin one). */
@@ -23,10 +26,11 @@ const MAX_BUILDS_PER_RUN = 100;
  * every build takes in all changes committed before it began, so N changes cost a handful of
  * builds, not N. Returns how many builds it made.
  *
- * A caller that finds another one building does nothing (`busy`): the builder re-checks the list
- * version after it commits (the next pass of this loop), which is later than the busy caller's
- * change committed, so that change is published. If the builder dies first, its own job has not
- * completed and runs again. `wait` (used when no token exists yet) queues behind a builder instead.
+ * A caller that finds another one building does nothing (`busy`): its change committed before it
+ * looked, and the builder stops only when a check made after its own last commit finds nothing
+ * pending (or when it in turn finds a later builder busy), so that change is folded by the builder
+ * or by its successor. If the builder dies first, its own job has not completed and runs again.
+ * `wait` (used when no token exists yet) queues behind a builder instead.
  */
 export async function publishLatestStatusList(
   em: EntityManager,
@@ -38,21 +42,33 @@ export async function publishLatestStatusList(
   // Warm the signer's key cache now, not while holding the row lock.
   await signer.activeKid('status-list');
   let wait = options.wait ?? false;
-  for (let builds = 0; ; builds++) {
+  for (let builds = 0; ; ) {
     if (builds === MAX_BUILDS_PER_RUN) {
       await em.transactional((tx) => recordEffect(tx, 'status-list', { listId }));
       return builds;
     }
     const outcome = await publishStatusListOnce(em, signer, issuerUrl, listId, wait);
     wait = false;
-    if (outcome !== 'published') return builds;
+    if (outcome === 'busy') return builds;
+    if (outcome === 'published') builds++;
+    else if (!(await hasPendingChanges(em, listId))) return builds;
   }
 }
 
+const hasPendingChanges = async (em: EntityManager, listId: string) =>
+  (
+    await em.execute<{ pending: boolean }[]>(
+      'select exists (select 1 from status_list_change where list_id = ?) as pending',
+      [listId],
+    )
+  )[0]?.pending === true;
+
 /**
- * One pass, in one transaction holding the token row's lock: rebuilds when the list changed since
- * the stored token or the token is due for renewal, and keeps one renewal job scheduled. All times
- * come from the database clock, the one the outbox schedules by.
+ * One pass, in one transaction holding the token row's lock: rebuilds when the list has pending
+ * changes, was never built or is due for renewal, and keeps one renewal job scheduled. A rebuild
+ * folds the pending changes into the stored list (status-list-changes.ts) in the same transaction as
+ * it stores the token, so a change is either in both or still pending. All times come from the
+ * database clock, the one the outbox schedules by.
  */
 export async function publishStatusListOnce(
   em: EntityManager,
@@ -63,8 +79,11 @@ export async function publishStatusListOnce(
 ): Promise<PublishOutcome> {
   return em.transactional(async (tx) => {
     const [token] = await tx.execute<TokenState[]>(
-      `select version, issued_at, refresh_at, now() as now from status_list_token where list_id = ?
-       for update${wait ? '' : ' skip locked'}`,
+      `select t.version, t.issued_at, t.refresh_at, now() as now, l.version as list_version,
+         exists (select 1 from status_list_change c where c.list_id = t.list_id) as pending
+       from status_list_token t join status_list l on l.id = t.list_id
+       where t.list_id = ?
+       for update of t${wait ? '' : ' skip locked'}`,
       [listId],
     );
     if (!token) {
@@ -73,28 +92,19 @@ export async function publishStatusListOnce(
       return 'busy';
     }
     const now = new Date(token.now);
-    const [list] = await tx.execute<{ version: string }[]>('select version from status_list where id = ?', [
-      listId,
-    ]);
-    if (!list) throw new Error(`status list ${listId} does not exist`);
     let issuedAt = token.issued_at === null ? null : new Date(token.issued_at);
     const renewAt = (from: Date) => new Date(from.getTime() + STATUS_LIST_RENEW_AFTER_SECONDS * 1000);
     const stale =
+      token.pending ||
       token.version === null ||
       issuedAt === null ||
-      BigInt(token.version) < BigInt(list.version) ||
+      BigInt(token.version) < BigInt(token.list_version) ||
       renewAt(issuedAt) <= now;
 
     if (stale) {
-      // Statuses and version in one statement, so the version stored is the one the bytes are of.
-      const [content] = await tx.execute<{ bits: number; statuses: Buffer; version: string }[]>(
-        'select bits, statuses, version from status_list where id = ?',
-        [listId],
-      );
-      if (!content) throw new Error(`status list ${listId} does not exist`);
+      const content = await foldPendingChanges(tx, listId);
       const uri = statusListUri(issuerUrl, listId);
-      const bits = content.bits as StatusBits;
-      const signed = await buildStatusListToken(signer, { uri, bits, statuses: content.statuses }, now);
+      const signed = await buildStatusListToken(signer, { uri, ...content }, now);
       await tx.execute(
         'update status_list_token set version = ?, token = ?, issued_at = ?, expires_at = ? where list_id = ?',
         [
@@ -115,6 +125,30 @@ export async function publishStatusListOnce(
     }
     return stale ? 'published' : 'current';
   });
+}
+
+/**
+ * Takes the list's pending changes and writes the list with them applied; returns what to publish.
+ * Only the builder, holding the token row, writes the list row, so nothing else waits for it.
+ */
+async function foldPendingChanges(tx: EntityManager, listId: string) {
+  const changes = await takeStatusChanges(tx, listId);
+  const [list] = await tx.execute<{ bits: number; statuses: Buffer; version: string }[]>(
+    'select bits, statuses, version from status_list where id = ?',
+    [listId],
+  );
+  if (!list) throw new Error(`status list ${listId} does not exist`);
+  const bits = list.bits as StatusBits;
+  const statuses = applyStatusChanges(list.statuses, bits, changes);
+  const version = BigInt(list.version) + BigInt(changes.length);
+  if (changes.length > 0) {
+    await tx.execute('update status_list set statuses = ?, version = ? where id = ?', [
+      statuses,
+      version.toString(),
+      listId,
+    ]);
+  }
+  return { bits, statuses, version: version.toString() };
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEffect } from '../outbox/outbox.js';
-import { beforeCommit } from '../persistence/before-commit.js';
 import { isUuid } from '../persistence/uuid.js';
 import { STATUS_LIST_BITS } from './status-list.entity.js';
 import { entryPosition, StatusType } from './status-list-encoding.js';
@@ -13,15 +12,21 @@ const STATUS_VALUES: Record<CredentialStatusValue, number> = {
   suspended: StatusType.SUSPENDED,
 };
 
+interface Outcome {
+  size: number;
+  bits: number;
+  added: number;
+}
+
 /**
  * Sets a credential's entry in the caller's transaction, and records the outbox effect that makes
- * the worker republish the list once the transaction commits (nothing happens if it rolls back).
+ * the worker publish the list once the transaction commits (nothing happens if it rolls back).
  *
- * The byte is rewritten by one UPDATE reading its current value (get_byte/set_byte): the row lock
- * makes concurrent changes queue, and each re-reads the byte its predecessor wrote, so changes to
- * neighbouring entries of the same byte never overwrite one another. The UPDATE runs just before
- * the caller commits (persistence/before-commit.ts), so the list's row lock is held for the commit
- * only and revocations of many credentials of one list do not queue behind whole requests.
+ * The change is one appended `status_list_change` row (status-list-changes.ts), written by a single
+ * statement that also checks the list, the index and the entry's current value (its latest pending
+ * change, else its byte, read as one TOAST chunk). No list-wide row is locked or rewritten, so
+ * changes to one list from any number of transactions never wait for each other; the publisher
+ * folds them into the list.
  *
  * Returns false, recording nothing, when the entry already had that status.
  */
@@ -34,31 +39,31 @@ export async function setCredentialStatus(
     throw new Error('setCredentialStatus must run inside the transaction of the change');
   const value = STATUS_VALUES[status];
   if (value === undefined) throw new Error(`unknown credential status ${status}`);
-  const [list] = isUuid(entry.listId)
-    ? await tx.execute<{ size: number; bits: number }[]>('select size, bits from status_list where id = ?', [
-        entry.listId,
-      ])
-    : [];
-  if (!list) throw new Error(`status list ${entry.listId} does not exist`);
-  if (list.bits !== STATUS_LIST_BITS) throw new Error(`status list ${entry.listId} has ${list.bits} bits`);
-  if (!Number.isSafeInteger(entry.idx) || entry.idx < 0 || entry.idx >= list.size)
+  if (!Number.isSafeInteger(entry.idx) || entry.idx < 0 || entry.idx >= 2 ** 31)
     throw new RangeError(`index ${entry.idx} is outside status list ${entry.listId}`);
-
   const { byte, shift, mask } = entryPosition(entry.idx, STATUS_LIST_BITS);
-  const bits = value << shift;
-  const [current] = await tx.execute<{ b: number }[]>(
-    'select get_byte(statuses, ?) & ? as b from status_list where id = ?',
-    [byte, mask, entry.listId],
-  );
-  if (current?.b === bits) return false;
-  beforeCommit(tx, 'status-list', entry.listId, async (em) => {
-    await em.execute(
-      `update status_list
-       set statuses = set_byte(statuses, ?, (get_byte(statuses, ?) & ?) | ?), version = version + 1
-       where id = ? and (get_byte(statuses, ?) & ?) <> ?`,
-      [byte, byte, 0xff & ~mask, bits, entry.listId, byte, mask, bits],
-    );
-  });
-  await recordEffect(tx, 'status-list', { listId: entry.listId });
+  const { idx, listId } = entry;
+  const [list] = isUuid(listId)
+    ? await tx.execute<Outcome[]>(
+        `with list as (
+           select id, size, bits,
+             case when ? < size then coalesce(
+               (select c.status from status_list_change c where c.list_id = l.id and c.idx = ? order by c.seq desc limit 1),
+               (get_byte(substring(l.statuses from ? for 1), 0) & ?) >> ?) end as current
+           from status_list l where id = ?
+         ), added as (
+           insert into status_list_change (list_id, idx, status)
+           select id, ?, ? from list where ? < size and bits = ? and current <> ?
+           returning seq
+         )
+         select size, bits, (select count(*) from added)::int as added from list`,
+        [idx, idx, byte + 1, mask, shift, listId, idx, value, idx, STATUS_LIST_BITS, value],
+      )
+    : [];
+  if (!list) throw new Error(`status list ${listId} does not exist`);
+  if (list.bits !== STATUS_LIST_BITS) throw new Error(`status list ${listId} has ${list.bits} bits`);
+  if (idx >= list.size) throw new RangeError(`index ${idx} is outside status list ${listId}`);
+  if (list.added === 0) return false;
+  await recordEffect(tx, 'status-list', { listId });
   return true;
 }

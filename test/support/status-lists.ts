@@ -11,6 +11,7 @@ import {
   type CredentialStatusValue,
   setCredentialStatus,
 } from '../../server/status-list/set-credential-status.js';
+import { currentStatuses } from '../../server/status-list/status-list-changes.js';
 import { decodeStatusList, readStatus, StatusType } from '../../server/status-list/status-list-encoding.js';
 
 export { sleep, until } from './until.js';
@@ -33,15 +34,10 @@ export async function allocate(
 export const setStatus = (em: EntityManager, listId: string, idx: number, status: CredentialStatusValue) =>
   em.fork().transactional((tx) => setCredentialStatus(tx, { listId, idx }, status));
 
+/** A list's statuses as they stand (pending changes applied), and how many changes it has had. */
 export async function storedStatuses(em: EntityManager, listId: string) {
-  const [row] = await em
-    .fork()
-    .execute<{ statuses: Buffer; version: string }[]>(
-      'select statuses, version from status_list where id = ?',
-      [listId],
-    );
-  if (!row) throw new Error(`no list ${listId}`);
-  return { bytes: new Uint8Array(row.statuses), version: Number(row.version) };
+  const { bytes, version } = await currentStatuses(em.fork(), listId);
+  return { bytes, version };
 }
 
 /** Fetches a list's token and checks it the way a verifier would: signature, typ, claims. */
