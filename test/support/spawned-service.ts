@@ -41,7 +41,7 @@ export function spawnNpm(args: string[], env: Record<string, string>): Spawned {
  * itself would; npm then exits with the service's own exit code.
  */
 export function signalService(s: Spawned, signal: NodeJS.Signals): void {
-  const pids = execFileSync('pgrep', ['-g', String(s.child.pid), '-f', '^node .*server/main.ts'])
+  const pids = execFileSync('pgrep', ['-g', String(s.child.pid), '-f', '^node .*server/main[.](ts|js)'])
     .toString()
     .trim()
     .split('\n');
