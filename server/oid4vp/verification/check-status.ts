@@ -7,6 +7,7 @@ import {
 } from '../../status-list/status-list-encoding.js';
 import { decodeJws, isObject, verifyWithKeys } from './jws.js';
 import { check, PresentationError, reject } from './presentation-error.js';
+import { isCachedStatusListFetcher } from './status-list-cache.js';
 import type { Checks } from './types.js';
 
 /** `status.status_list` of a Referenced Token (Token Status List §6.2). */
@@ -38,9 +39,16 @@ export function readStatusReference(payload: Record<string, unknown>): StatusRef
   return { idx: ref.idx as number, uri: ref.uri };
 }
 
-/** Token Status List §8.3 steps 2-6: fetch, validate, decompress, read. Any failure throws. */
-async function readListEntry(ref: StatusReference, issuer: string, keys: JWK[], checks: Checks) {
-  const token = await checks.fetchStatusList(ref.uri);
+/** A Status List Token whose signature and time-independent claims were checked, with `lst` decoded. */
+interface VerifiedList {
+  sub: unknown;
+  exp: unknown;
+  bits: StatusBits;
+  bytes: Uint8Array;
+}
+
+/** Token Status List §8.3 steps 3-5 for what does not depend on the credential or the time. */
+async function verifyListToken(token: string, issuer: string, keys: JWK[]): Promise<VerifiedList> {
   const jws = decodeJws(typeof token === 'string' ? token.trim() : token, 'the status list token');
   check(
     jws.header.typ === 'statuslist+jwt',
@@ -54,18 +62,37 @@ async function readListEntry(ref: StatusReference, issuer: string, keys: JWK[], 
     'malformed',
     `signed for ${String(payload.iss)}`,
   );
-  check(payload.sub === ref.uri, 'malformed', `its sub ${String(payload.sub)} is not ${ref.uri}`);
   check(typeof payload.iat === 'number', 'malformed', 'it has no iat');
-  check(
-    payload.exp === undefined ||
-      (typeof payload.exp === 'number' && payload.exp > checks.now - checks.skewSeconds),
-    'malformed',
-    'it has expired',
-  );
   const list = payload.status_list;
   check(isObject(list) && [1, 2, 4, 8].includes(list.bits as number), 'malformed', 'bad status_list bits');
   check(typeof list.lst === 'string', 'malformed', 'status_list has no lst');
-  return readStatus(decodeStatusList(list.lst), list.bits as StatusBits, ref.idx);
+  return {
+    sub: payload.sub,
+    exp: payload.exp,
+    bits: list.bits as StatusBits,
+    bytes: decodeStatusList(list.lst),
+  };
+}
+
+/**
+ * Token Status List §8.3 steps 2-6: fetch, validate, decompress, read. Any failure throws. A cached
+ * fetcher keeps the verified, decoded list for the token's ttl (per issuer and key set, so a key
+ * the issuer stops trusting is not honoured from the cache); the checks that depend on the
+ * credential and the time run on every use.
+ */
+async function readListEntry(ref: StatusReference, issuer: string, keys: JWK[], checks: Checks) {
+  const fetcher = checks.fetchStatusList;
+  const verify = (token: string) => verifyListToken(token, issuer, keys);
+  const list = isCachedStatusListFetcher(fetcher)
+    ? await fetcher.derived(ref.uri, `${issuer}\n${JSON.stringify(keys)}`, verify, (l) => l.bytes.byteLength)
+    : await verify(await fetcher(ref.uri));
+  check(list.sub === ref.uri, 'malformed', `its sub ${String(list.sub)} is not ${ref.uri}`);
+  check(
+    list.exp === undefined || (typeof list.exp === 'number' && list.exp > checks.now - checks.skewSeconds),
+    'malformed',
+    'it has expired',
+  );
+  return readStatus(list.bytes, list.bits, ref.idx);
 }
 
 /**
