@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -6,6 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createAdminClient } from '../../clients/integrator/src/index.js';
+import { spawnProbed } from './probed-process.js';
 
 /**
  * Shared by the benchmarks: the service on its own database on real PostgreSQL and Redis
@@ -30,57 +30,76 @@ async function onServer(sql: string) {
   await c.end();
 }
 
+export interface BenchServiceOptions {
+  env?: Record<string, string>;
+  /** No DATABASE_URL: the service starts its embedded database, as `npm start` does out of the box. */
+  embedded?: boolean;
+  /** Write a V8 CPU profile of the service (`node --cpu-prof`) into this directory when it stops. */
+  profileDir?: string;
+}
+
+export type BenchService = Awaited<ReturnType<typeof startBenchService>>;
+
 /**
  * One node of the service in a process of its own (as in production), so that the load driver and
- * the service do not share an event loop.
+ * the service do not share an event loop; the probe counts its SQL statements and CPU time.
  */
-export async function startBenchService(env: Record<string, string> = {}) {
-  const db = await scratchDatabase();
+export async function startBenchService(options: BenchServiceOptions = {}) {
+  const db = options.embedded ? undefined : await scratchDatabase();
   const adminToken = randomBytes(16).toString('hex');
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'credservice-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: baseUrl,
-      DATA_DIR: dataDir,
-      DATABASE_URL: db.url,
-      REDIS_URL: redisUrl,
-      QUEUE_PREFIX: `bench-${randomBytes(4).toString('hex')}`,
-      ADMIN_TOKEN: adminToken,
-      KEY_ENCRYPTION_KEY: 'bench',
-      LOG_LEVEL: 'error',
-      DATABASE_POOL_MAX: '10',
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: dataDir,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: `bench-${randomBytes(4).toString('hex')}`,
+    ADMIN_TOKEN: adminToken,
+    KEY_ENCRYPTION_KEY: 'bench',
+    LOG_LEVEL: 'error',
+    DATABASE_POOL_MAX: '10',
+    ...options.env,
+  };
+  delete env.DATABASE_URL;
+  if (db) env.DATABASE_URL = db.url;
+  const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+  const service = spawnProbed('server/main.ts', env, nodeArgs);
   for (let i = 0; ; i++) {
     const ready = await fetch(`${baseUrl}/readyz`).then(
       (r) => r.ok,
       () => false,
     );
     if (ready) break;
-    if (i > 240) throw new Error('the service did not start');
+    if (i > 480 || service.child.exitCode !== null) throw new Error('the service did not start');
     await new Promise((r) => setTimeout(r, 250));
   }
+  const databaseUrl = db?.url ?? (await embeddedDatabaseUrl(service));
   return {
-    pid: child.pid,
+    pid: service.pid,
     baseUrl,
     issuerUrl: baseUrl,
-    databaseUrl: db.url,
+    databaseUrl,
+    embedded: !db,
+    probe: service.probe,
     admin: createAdminClient({ baseUrl, token: adminToken }),
     async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-      await db.drop();
+      await service.stop();
+      await db?.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The embedded server's address, as the service's own `pg` clients use it. */
+async function embeddedDatabaseUrl(service: ReturnType<typeof spawnProbed>): Promise<string> {
+  const [first] = (await service.probe()).databases;
+  if (!first) throw new Error('the service has not connected to a database');
+  const auth = `${encodeURIComponent(first.user)}${first.password ? `:${encodeURIComponent(first.password)}` : ''}`;
+  return `postgresql://${auth}@${first.host}:${first.port}/${first.database}`;
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -121,6 +140,42 @@ export async function measure(
     name,
     operations: total,
     concurrency,
+    per_second: Math.round(total / seconds),
+    p50_ms: +percentile(latencies, 50).toFixed(2),
+    p99_ms: +percentile(latencies, 99).toFixed(2),
+  };
+}
+
+/**
+ * Starts `op` at a steady `perSecond` whatever the answers take (open loop), as clients arriving on
+ * their own would: the p99 here is the latency at that load, not at saturation.
+ */
+export async function measureAtRate(
+  name: string,
+  total: number,
+  perSecond: number,
+  op: (i: number) => Promise<unknown>,
+): Promise<Figure> {
+  const latencies: number[] = [];
+  const start = performance.now();
+  const running: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    running.push(
+      op(i).then(() => {
+        latencies.push(performance.now() - due);
+      }),
+    );
+  }
+  await Promise.all(running);
+  const seconds = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    name,
+    operations: total,
+    concurrency: 0,
     per_second: Math.round(total / seconds),
     p50_ms: +percentile(latencies, 50).toFixed(2),
     p99_ms: +percentile(latencies, 99).toFixed(2),

@@ -1,25 +1,50 @@
-import { adminBench } from './admin.bench.js';
-import { issuanceBench } from './issuance.bench.js';
-import { scimBench } from './scim.bench.js';
+import { parseArgs } from 'node:util';
+import { sseBench } from './sse.bench.js';
 import { statusListBench } from './status-list.bench.js';
-import { verificationBench } from './verification.bench.js';
+import { throughputBench } from './throughput.bench.js';
 
 /**
- * `npm run bench`: every benchmark, one after another, printing JSON figures. Not part of the test
- * suite; timings are reported, never asserted.
+ * `npm run bench [-- suite… --quick --embedded --profile[=dir] --only=text --tenants=1,50]`: the
+ * suites one after another (all when none is named), figures as JSON on stdout, progress on stderr.
+ * Not part of the test suite; timings are reported, never asserted.
+ *   --quick     a short run (a quarter of the operations)
+ *   --embedded  the service without DATABASE_URL, on its embedded database
+ *   --profile   a V8 CPU profile of the service under the load (see profile-summary.ts)
  */
-const only = process.argv[2];
-const suites: Record<string, () => Promise<unknown>> = {
-  admin: adminBench,
-  issuance: issuanceBench,
-  'status-list': statusListBench,
-  scim: scimBench,
-  verification: verificationBench,
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    quick: { type: 'boolean', default: false },
+    embedded: { type: 'boolean', default: false },
+    profile: { type: 'string' },
+    only: { type: 'string' },
+    tenants: { type: 'string' },
+  },
+});
+// `--profile` alone names no directory: profiles then go to .bench-profiles.
+const profileFlag = process.argv.includes('--profile') ? '.bench-profiles' : undefined;
+const options = {
+  quick: values.quick ?? false,
+  embedded: values.embedded ?? false,
+  profileDir: values.profile || profileFlag,
+  only: values.only,
+  ...(values.tenants ? { tenantCounts: values.tenants.split(',').map(Number) } : {}),
 };
+
+const suites: Record<string, () => Promise<unknown>> = {
+  throughput: () => throughputBench(options),
+  'status-list': statusListBench,
+  sse: () => sseBench(options),
+};
+const chosen = positionals.length ? positionals : Object.keys(suites);
 const results: Record<string, unknown> = {};
-for (const [name, run] of Object.entries(suites)) {
-  if (only && only !== name) continue;
+for (const name of chosen) {
+  const run = suites[name];
+  if (!run) throw new Error(`no bench suite ${name}; there are ${Object.keys(suites).join(', ')}`);
+  process.stderr.write(`bench: ${name}\n`);
   results[name] = await run();
 }
-console.log(JSON.stringify({ when: new Date().toISOString(), node: process.version, results }, null, 2));
+console.log(
+  JSON.stringify({ when: new Date().toISOString(), node: process.version, options, results }, null, 2),
+);
 process.exit(0);

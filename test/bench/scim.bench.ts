@@ -1,18 +1,36 @@
 import pg from 'pg';
-import { patchOp, scimClient } from '../support/scim-client.js';
-import { benchTenant, expectStatus, type Figure, measure, startBenchService } from './harness.js';
+import { patchOp } from '../support/scim-client.js';
+import { expectStatus } from './harness.js';
+import { createBenchTenants, inParallel, type Scenario, type ScenarioContext, tenantOf } from './scenario.js';
 
 const BULK = 100_000;
 
-const user = (i: number, givenName = 'Ana') => ({
+const user = (name: string, givenName = 'Ana') => ({
   schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-  userName: `user${i}@bench.test`,
-  name: { givenName, familyName: `Family${i}` },
-  emails: [{ primary: true, type: 'work', value: `user${i}@bench.test` }],
+  userName: `${name}@bench.test`,
+  name: { givenName, familyName: `Family ${name}` },
+  emails: [{ primary: true, type: 'work', value: `${name}@bench.test` }],
   active: true,
 });
 
-/** Seeds a tenant with BULK users straight in SQL: the filtered-list figures need volume, not provisioning. */
+/** Users created by the POST figure of each pass, replaced and deactivated by the next two. */
+const created = new Map<string, string[]>();
+
+async function createUser(ctx: ScenarioContext, i: number) {
+  const res = await tenantOf(ctx, i).scim.post('/Users', user(`${ctx.pass}-u${i}`));
+  expectStatus(res, 201, 'create');
+  const ids = created.get(ctx.pass) ?? [];
+  created.set(ctx.pass, ids);
+  ids[i] = res.body.id;
+}
+
+/** The ids of users 0..total-1 of this pass, creating any the POST figure did not. */
+async function usersOf(ctx: ScenarioContext, total: number) {
+  await inParallel(total, 8, async (i) => (created.get(ctx.pass)?.[i] ? undefined : createUser(ctx, i)));
+  return created.get(ctx.pass) as string[];
+}
+
+/** Seeds a tenant with BULK users in one INSERT … SELECT: list figures need volume, not provisioning. */
 async function seed(databaseUrl: string, tenantId: string) {
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
@@ -31,79 +49,72 @@ async function seed(databaseUrl: string, tenantId: string) {
   await c.end();
 }
 
+/** A tenant of BULK users, seeded once per run and shared by the list figures. */
+let bulkTenant: Promise<ScenarioContext['tenants'][number]> | undefined;
+const bulk = (ctx: ScenarioContext) => {
+  bulkTenant ??= createBenchTenants(ctx.service, 1, `bulk-${ctx.pass}`).then(async ([t]) => {
+    if (!t) throw new Error('no bulk tenant');
+    await seed(ctx.service.databaseUrl, t.id);
+    return t;
+  });
+  return bulkTenant;
+};
+
+const list = (name: string, operations: number, query: (i: number) => string): Scenario => ({
+  name: `scim: GET /Users?${name} (${BULK} users)`,
+  matches: 'issue',
+  operations,
+  singleTenant: true,
+  prepare: async (ctx) => {
+    const t = await bulk(ctx);
+    return async (i) => expectStatus(await t.scim.get(`/Users?${query(i)}`), 200, 'list');
+  },
+});
+/** Operation i's user, spread over the whole tenant. */
+const spread = (i: number) => 1 + ((i * 7919) % BULK);
+const filter = (f: string) => `filter=${encodeURIComponent(f)}&count=50`;
+
 /**
  * SCIM figures: user creations (each issuing a credential, direct delivery), replaces that renew
- * (revoke + issue), deactivations that revoke, and filtered lists on a tenant of 100,000 users.
+ * (revoke + issue), deactivations that revoke, and lists on a tenant of 100,000 users.
  */
-export async function scimBench(): Promise<Figure[]> {
-  const b = await startBenchService();
-  try {
-    const tenant = await b.admin.createTenant({ body: benchTenant('bench') });
-    if (tenant.status !== 201) throw new Error('tenant not created');
-    const scim = scimClient(b.baseUrl, 'bench', tenant.body.scim_token);
-    const ids: string[] = [];
-    const figures = [
-      await measure(
-        'scim: POST /Users (credential issued and returned, direct delivery)',
-        400,
-        8,
-        async (i) => {
-          const res = await scim.post('/Users', user(i));
-          expectStatus(res, 201, 'create');
-          ids[i] = res.body.id;
-        },
-      ),
-      await measure(
-        'scim: PUT /Users/{id} with a new name (old credential revoked, new one issued)',
-        400,
-        8,
-        async (i) => expectStatus(await scim.put(`/Users/${ids[i]}`, user(i, 'Anna')), 200, 'replace'),
-      ),
-      await measure('scim: PATCH active=false (credential revoked)', 400, 8, async (i) =>
+export const scimScenarios: Scenario[] = [
+  {
+    name: 'scim: POST /Users (credential issued and returned, direct delivery)',
+    matches: 'issue',
+    operations: 400,
+    halfPeak: true,
+    prepare: async (ctx) => (i) => createUser(ctx, i),
+  },
+  {
+    name: 'scim: PUT /Users/{id} with a new name (old credential revoked, new one issued)',
+    matches: 'issue',
+    operations: 400,
+    prepare: async (ctx, total) => {
+      const ids = await usersOf(ctx, total);
+      return async (i) =>
         expectStatus(
-          await scim.patch(`/Users/${ids[i]}`, patchOp({ op: 'replace', path: 'active', value: false })),
-          204,
-          'deactivate',
-        ),
-      ),
-    ];
-    const bulk = await b.admin.createTenant({ body: { id: 'bulk', name: 'Bulk', delivery: 'direct' } });
-    if (bulk.status !== 201) throw new Error('bulk tenant not created');
-    await seed(b.databaseUrl, 'bulk');
-    const big = scimClient(b.baseUrl, 'bulk', bulk.body.scim_token);
-    const list = (filter: string) => async (i: number) =>
-      expectStatus(
-        await big.get(
-          `/Users?filter=${encodeURIComponent(filter.replace('$i', String((i * 7919) % BULK)))}&count=50`,
-        ),
-        200,
-        'list',
-      );
-    figures.push(
-      await measure(
-        `scim: GET /Users?filter=userName eq … (${BULK} users)`,
-        1000,
-        8,
-        list('userName eq "bulk$i@bench.test"'),
-      ),
-      await measure(
-        `scim: GET /Users?filter=externalId eq … (${BULK} users)`,
-        1000,
-        8,
-        list('externalId eq "ext-$i"'),
-      ),
-      await measure(
-        `scim: GET /Users?filter=name.familyName eq … and active eq true, 50 per page (${BULK} users)`,
-        300,
-        8,
-        list('name.familyName eq "Family$i" and active eq true'),
-      ),
-      await measure(`scim: GET /Users?startIndex=…&count=50, no filter (${BULK} users)`, 300, 8, async (i) =>
-        expectStatus(await big.get(`/Users?startIndex=${1 + ((i * 50) % 5000)}&count=50`), 200, 'page'),
-      ),
-    );
-    return figures;
-  } finally {
-    await b.stop();
-  }
-}
+          await tenantOf(ctx, i).scim.put(`/Users/${ids[i]}`, user(`${ctx.pass}-u${i}`, 'Anna')),
+          200,
+          'replace',
+        );
+    },
+  },
+  {
+    name: 'scim: PATCH active=false (credential revoked)',
+    matches: 'issue',
+    operations: 400,
+    prepare: async (ctx, total) => {
+      const ids = await usersOf(ctx, total);
+      const body = patchOp({ op: 'replace', path: 'active', value: false });
+      return async (i) =>
+        expectStatus(await tenantOf(ctx, i).scim.patch(`/Users/${ids[i]}`, body), 204, 'deactivate');
+    },
+  },
+  list('startIndex=…&count=50, no filter', 400, (i) => `startIndex=${1 + ((i * 50) % 5000)}&count=50`),
+  list('filter=userName eq …', 400, (i) => filter(`userName eq "bulk${spread(i)}@bench.test"`)),
+  list('filter=externalId eq …', 400, (i) => filter(`externalId eq "ext-${spread(i)}"`)),
+  list('filter=name.familyName eq … and active eq true, 50 per page', 200, (i) =>
+    filter(`name.familyName eq "Family${i % 1000}" and active eq true`),
+  ),
+];

@@ -1,97 +1,91 @@
-import fs from 'node:fs';
-import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { employeePayload } from '../support/fixtures.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
-import { benchTenant, expectStatus, type Figure, measure, startBenchService } from './harness.js';
+import { expectStatus } from './harness.js';
+import { inParallel, type Scenario, type ScenarioContext, tenantOf } from './scenario.js';
 
-const rssMb = (pid: number | undefined) => {
-  const status = pid ? fs.readFileSync(`/proc/${pid}/status`, 'utf8') : '';
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-};
+interface CapturedResponse {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
 
 /**
- * Verifier figures: presentations verified per second in both response modes (the wallet's request
- * object fetch and response, the verifier's full check incl. the status list, cached per its ttl),
- * and how many SSE subscribers one node holds.
+ * A holder whose answers are captured instead of sent: the request object is fetched and checked,
+ * the presentation made and (direct_post.jwt) encrypted before the clock starts, and the measured
+ * operation is the wallet's POST to the response endpoint alone.
  */
-export async function verificationBench(): Promise<Record<string, unknown>> {
-  const b = await startBenchService();
-  try {
-    const tenant = await b.admin.createTenant({ body: benchTenant('bench') });
-    if (tenant.status !== 201) throw new Error('tenant not created');
-    const integrator = createIntegratorClient({ baseUrl: b.baseUrl, token: tenant.body.integrator_token });
-    const holder = await ThirdPartyHolder.create();
-    const issued = await integrator.createIssuance({
-      body: {
-        credential_configuration_id: 'LEARCredentialEmployee',
-        payload: employeePayload(),
-        holder_key: holder.holderJwk as never,
-      },
+async function capturingHolder() {
+  const captured: CapturedResponse[] = [];
+  const capture: typeof fetch = async (input, init) => {
+    if ((init?.method ?? 'GET').toUpperCase() !== 'POST') return fetch(input, init);
+    const request = new Request(input, init);
+    captured.push({
+      url: request.url,
+      headers: Object.fromEntries(request.headers),
+      body: await request.text(),
     });
-    if (issued.status !== 201 || !issued.body.credential) throw new Error('not issued');
-    const credential = issued.body.credential;
-    const sessions = async (count: number, mode: 'direct_post' | 'direct_post.jwt') =>
-      Promise.all(
-        Array.from({ length: count }, async () => {
-          const res = await integrator.createAuthorizationRequest({
-            body: { credential_configuration_id: 'LEARCredentialEmployee', response_mode: mode },
-          });
-          if (res.status !== 201) throw new Error('no session');
-          return res.body;
-        }),
-      );
-    const figures: Figure[] = [];
-    for (const mode of ['direct_post', 'direct_post.jwt'] as const) {
-      const ready = await sessions(300, mode);
-      figures.push(
-        await measure(
-          `verifier: presentation verified (${mode}: request object, response, full check)`,
-          ready.length,
-          8,
-          async (i) =>
-            expectStatus(
-              await holder.present(ready[i]?.authorization_request_uri ?? '', [credential]),
-              200,
-              'present',
-            ),
-        ),
-      );
-    }
-    figures.push(
-      await measure('verifier: create session (POST /api/v1/authorization-request)', 300, 8, async () =>
-        expectStatus(
-          await integrator.createAuthorizationRequest({
-            body: { credential_configuration_id: 'LEARCredentialEmployee' },
-          }),
-          201,
-          'session',
-        ),
-      ),
-    );
-    // SSE: subscribers on pending sessions, all held open at once by one node.
-    const subscribers = Number(process.env.BENCH_SSE ?? 2000);
-    const pending = await sessions(subscribers, 'direct_post');
-    const before = rssMb(b.pid);
-    const controller = new AbortController();
-    let open = 0;
-    await Promise.all(
-      pending.map(async (s) => {
-        const res = await fetch(`${b.baseUrl}/api/login/events?state=${s.session_id}`, {
-          signal: controller.signal,
-        });
-        const first = await res.body?.getReader().read();
-        if (first && !first.done) open++;
-      }),
-    );
-    const sse = {
-      subscribers_requested: subscribers,
-      subscribers_open: open,
-      server_rss_mb_before: before,
-      server_rss_mb_with_subscribers: rssMb(b.pid),
-    };
-    controller.abort();
-    return { figures, sse };
-  } finally {
-    await b.stop();
-  }
+    return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  return { holder: await ThirdPartyHolder.create(capture), captured };
 }
+
+/** One credential bound to the holder's key, issued directly: every session asks for its type. */
+async function issueTo(ctx: ScenarioContext, holder: ThirdPartyHolder) {
+  const issued = await tenantOf(ctx, 0).integrator.createIssuance({
+    body: {
+      credential_configuration_id: 'LEARCredentialEmployee',
+      payload: employeePayload(),
+      holder_key: holder.holderJwk as never,
+    },
+  });
+  if (issued.status !== 201 || !issued.body.credential) throw new Error('not issued');
+  return issued.body.credential;
+}
+
+const presentation = (mode: 'direct_post' | 'direct_post.jwt'): Scenario => ({
+  name: `verifier: presentation verified (${mode}: response endpoint, full check, status list cached)`,
+  matches: 'verify',
+  operations: 400,
+  halfPeak: mode === 'direct_post',
+  prepare: async (ctx, total) => {
+    const { holder, captured } = await capturingHolder();
+    const credential = await issueTo(ctx, holder);
+    await inParallel(total + 1, 8, async (i) => {
+      const session = await tenantOf(ctx, i).integrator.createAuthorizationRequest({
+        body: { credential_configuration_id: 'LEARCredentialEmployee', response_mode: mode },
+      });
+      if (session.status !== 201) throw new Error(`session: ${session.status}`);
+      await holder.present(session.body.authorization_request_uri, [credential]);
+    });
+    // The status list is fetched on the first check and then cached: one extra presentation warms it.
+    const first = captured.pop() as CapturedResponse;
+    expectStatus(
+      await fetch(first.url, { method: 'POST', headers: first.headers, body: first.body }),
+      200,
+      'present',
+    );
+    return async (i) => {
+      const r = captured[i] as CapturedResponse;
+      expectStatus(await fetch(r.url, { method: 'POST', headers: r.headers, body: r.body }), 200, 'present');
+    };
+  },
+});
+
+/** Verifier figures: sessions created, presentations verified in both response modes. */
+export const verificationScenarios: Scenario[] = [
+  {
+    name: 'verifier: create session (POST /api/v1/authorization-request)',
+    matches: 'verify',
+    operations: 400,
+    prepare: async (ctx) => async (i) =>
+      expectStatus(
+        await tenantOf(ctx, i).integrator.createAuthorizationRequest({
+          body: { credential_configuration_id: 'LEARCredentialEmployee' },
+        }),
+        201,
+        'session',
+      ),
+  },
+  presentation('direct_post'),
+  presentation('direct_post.jwt'),
+];

@@ -1,0 +1,103 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { holderKey } from '../support/proof-jwt.js';
+import type { DatabaseCpu } from './database-cpu.js';
+import { expectStatus, measure } from './harness.js';
+import { MINIMAL_ISSUER, sha256b64, signJws } from './minimal-sd-jwt.js';
+import { observe } from './observe.js';
+import { spawnProbed } from './probed-process.js';
+
+export type MinimalKind = 'issue' | 'verify';
+
+const post = (url: string, contentType: string, body: string) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body });
+
+/**
+ * Starts the minimal pipeline (`minimal-pipeline.ts`) on the benchmark's database and measures it
+ * the way the service is measured: same driver, same concurrency, same probe.
+ */
+export async function startMinimalPipeline(databaseUrl: string, db: DatabaseCpu) {
+  const proc = spawnProbed('test/bench/minimal-pipeline.ts', { DATABASE_URL: databaseUrl });
+  const port = await new Promise<number>((resolve, reject) => {
+    proc.child.on('message', (m: unknown) => {
+      if (typeof m === 'object' && m && 'ready' in m) resolve(Number((m as { ready: number }).ready));
+    });
+    proc.child.once('exit', () => reject(new Error('the minimal pipeline did not start')));
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const side = { side: 'minimal' as const, probe: proc.probe, db };
+
+  /** Credential requests, each with a proof of a fresh holder key, signed before the clock starts. */
+  const credentialRequests = (n: number) =>
+    Promise.all(
+      Array.from({ length: n }, async () => {
+        const key = await holderKey();
+        return JSON.stringify({
+          proof: await key.proof({ aud: MINIMAL_ISSUER, nonce: randomBytes(16).toString('base64url') }),
+        });
+      }),
+    );
+
+  /** Presentations of one credential with fresh key binding JWTs, made before the clock starts. */
+  async function presentations(n: number) {
+    const holder = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = holder.publicKey.export({ format: 'jwk' });
+    const proof = signJws(
+      holder.privateKey,
+      { typ: 'openid4vci-proof+jwt', jwk },
+      {
+        aud: MINIMAL_ISSUER,
+        nonce: 'n',
+        iat: Math.floor(Date.now() / 1000),
+      },
+    );
+    const res = await post(`${base}/credential`, 'application/json', JSON.stringify({ proof }));
+    expectStatus(res, 200, 'minimal credential');
+    const credential =
+      ((await res.json()) as { credentials: { credential: string }[] }).credentials[0]?.credential ?? '';
+    return Array.from({ length: n }, () => {
+      const nonce = randomBytes(16).toString('base64url');
+      const kb = signJws(
+        holder.privateKey,
+        { typ: 'kb+jwt' },
+        {
+          aud: MINIMAL_ISSUER,
+          nonce,
+          iat: Math.floor(Date.now() / 1000),
+          sd_hash: sha256b64(credential),
+        },
+      );
+      return new URLSearchParams({
+        vp_token: JSON.stringify({ employee: [`${credential}${kb}`] }),
+        state: nonce,
+      }).toString();
+    });
+  }
+
+  return {
+    async measure(kind: MinimalKind, total: number, concurrency: number) {
+      if (kind === 'issue') {
+        const bodies = await credentialRequests(total);
+        return observe(side, () =>
+          measure('minimal: issue one SD-JWT VC', total, concurrency, async (i) =>
+            expectStatus(
+              await post(`${base}/credential`, 'application/json', bodies[i] ?? ''),
+              200,
+              'minimal issue',
+            ),
+          ),
+        );
+      }
+      const forms = await presentations(total);
+      return observe(side, () =>
+        measure('minimal: verify one presentation', total, concurrency, async (i) =>
+          expectStatus(
+            await post(`${base}/present`, 'application/x-www-form-urlencoded', forms[i] ?? ''),
+            200,
+            'minimal verify',
+          ),
+        ),
+      );
+    },
+    stop: proc.stop,
+  };
+}

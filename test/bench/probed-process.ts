@@ -1,0 +1,51 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ProbeSnapshot } from './process-probe.js';
+
+const probeModule = path.join(path.dirname(fileURLToPath(import.meta.url)), 'process-probe.ts');
+
+export interface ProbedProcess {
+  child: ChildProcess;
+  pid: number;
+  probe(): Promise<ProbeSnapshot>;
+  /** SIGTERM, then waits for the exit (which is when a --cpu-prof profile is written). */
+  stop(): Promise<void>;
+}
+
+/**
+ * A benchmarked Node process of its own (so that the load driver and it do not share an event loop),
+ * with the probe loaded and an IPC channel to ask it for statement counts and CPU time.
+ */
+export function spawnProbed(
+  script: string,
+  env: Record<string, string | undefined>,
+  nodeArgs: string[] = [],
+): ProbedProcess {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', '--import', probeModule, script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  if (child.pid === undefined) throw new Error(`could not start ${script}`);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    pid: child.pid,
+    probe: () =>
+      new Promise<ProbeSnapshot>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${script} did not answer the probe`)), 10_000);
+        const onMessage = (m: unknown) => {
+          if (typeof m !== 'object' || m === null || !('probe' in m)) return;
+          clearTimeout(timer);
+          child.off('message', onMessage);
+          resolve((m as { probe: ProbeSnapshot }).probe);
+        };
+        child.on('message', onMessage);
+        child.send('probe');
+      }),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { startSmtpCatcher } from '../support/smtp-catcher.js';
+import { adminScenarios } from './admin.bench.js';
+import { DatabaseCpu } from './database-cpu.js';
+import { type Figure, measure, measureAtRate, startBenchService } from './harness.js';
+import { issuanceScenarios } from './issuance.bench.js';
+import { startMinimalPipeline } from './minimal-driver.js';
+import { type Costs, type ObservedSide, observe } from './observe.js';
+import { createBenchTenants, type Scenario } from './scenario.js';
+import { scimScenarios } from './scim.bench.js';
+import { verificationScenarios } from './verification.bench.js';
+
+export interface ThroughputOptions {
+  quick: boolean;
+  embedded: boolean;
+  profileDir?: string | undefined;
+  /** Only scenarios whose name contains this. */
+  only?: string | undefined;
+  tenantCounts?: number[];
+}
+
+export interface Row extends Figure, Costs {
+  tenants: number;
+  /** This figure's throughput over the matching minimal pipeline's, measured just before it. */
+  share_of_minimal: number;
+  /**
+   * The minimal pipeline's CPU per operation (its process and its backends) over this figure's: on
+   * a machine where CPU is the limit, the share the service would reach with the machine to itself.
+   * Less disturbed by other load on the machine than the throughput share.
+   */
+  cpu_share_of_minimal: number | null;
+  minimal: { kind: string; per_second: number; cpu_ms_per_op: number; pg_cpu_ms_per_op: number | null };
+}
+
+const CONCURRENCY = 8;
+const scenarios: Scenario[] = [
+  ...adminScenarios,
+  ...issuanceScenarios,
+  ...verificationScenarios,
+  ...scimScenarios,
+];
+
+/**
+ * The issue's figures in one run: each service figure is held against the minimal pipeline measured
+ * right before it on the same machine and database, so a busy machine moves both alike. Then once
+ * with the load on one tenant and once spread over fifty.
+ */
+export async function throughputBench(o: ThroughputOptions) {
+  const smtp = await startSmtpCatcher();
+  const service = await startBenchService({
+    env: { SMTP_URL: smtp.url },
+    embedded: o.embedded,
+    profileDir: o.profileDir,
+  });
+  const db = await DatabaseCpu.connect(service.databaseUrl);
+  const minimal = await startMinimalPipeline(service.databaseUrl, db);
+  const serviceSide: ObservedSide = { side: 'service', probe: service.probe, db };
+  const minimalOps = o.quick ? 200 : 600;
+  const rows: Row[] = [];
+  let requests = 0;
+  try {
+    await minimal.measure('issue', 200, CONCURRENCY);
+    await minimal.measure('verify', 200, CONCURRENCY);
+    for (const tenantCount of o.tenantCounts ?? [1, 50]) {
+      const pass = `t${tenantCount}-${randomBytes(3).toString('hex')}`;
+      const tenants = await createBenchTenants(service, tenantCount, pass);
+      const ctx = { service, smtp, tenants, pass };
+      for (const s of scenarios) {
+        if ((s.singleTenant && tenantCount > 1) || (o.only && !s.name.includes(o.only))) continue;
+        const total = o.quick ? Math.ceil(s.operations / 4) : s.operations;
+        const op = await s.prepare(ctx, s.halfPeak ? total * 2 : total);
+        const base = await minimal.measure(s.matches, minimalOps, CONCURRENCY);
+        const peak = await observe(serviceSide, () => measure(s.name, total, CONCURRENCY, op));
+        const row = (f: Figure & Costs): Row => ({
+          tenants: tenantCount,
+          ...f,
+          share_of_minimal: +(f.per_second / base.per_second).toFixed(3),
+          cpu_share_of_minimal: cpuShare(base, f),
+          minimal: {
+            kind: s.matches,
+            per_second: base.per_second,
+            cpu_ms_per_op: base.cpu_ms_per_op,
+            pg_cpu_ms_per_op: base.pg_cpu_ms_per_op,
+          },
+        });
+        rows.push(row(peak));
+        report(rows.at(-1) as Row);
+        requests += total;
+        if (s.halfPeak) {
+          const rate = Math.max(1, Math.round(peak.per_second / 2));
+          const half = await observe(serviceSide, () =>
+            measureAtRate(`${s.name} at half of peak (${rate}/s)`, total, rate, (i) => op(total + i)),
+          );
+          rows.push(row(half));
+          report(rows.at(-1) as Row);
+          requests += total;
+        }
+      }
+    }
+    const after = await service.probe();
+    return {
+      mode: {
+        quick: o.quick,
+        database: service.embedded ? 'embedded' : 'external PostgreSQL',
+        concurrency: CONCURRENCY,
+      },
+      service_rss_mb_after_run: Math.round(after.rssBytes / 2 ** 20),
+      service_heap_used_mb_after_run: Math.round(after.heapUsedBytes / 2 ** 20),
+      measured_operations: requests,
+      figures: rows,
+    };
+  } finally {
+    await minimal.stop();
+    await db.close();
+    await service.stop();
+    await smtp.close();
+  }
+}
+
+const cpuShare = (minimal: Costs, service: Costs) =>
+  minimal.pg_cpu_ms_per_op === null || service.pg_cpu_ms_per_op === null
+    ? null
+    : +(
+        (minimal.cpu_ms_per_op + minimal.pg_cpu_ms_per_op) /
+        (service.cpu_ms_per_op + service.pg_cpu_ms_per_op)
+      ).toFixed(3);
+
+/** One line per figure on stderr while the run goes on; stdout keeps the JSON. */
+function report(r: Row) {
+  const pg = r.pg_cpu_ms_per_op === null ? 'in-process' : r.pg_cpu_ms_per_op.toFixed(2);
+  process.stderr.write(
+    `${String(r.tenants).padStart(2)}t ${(r.share_of_minimal * 100).toFixed(1).padStart(5)}% ` +
+      `(cpu ${r.cpu_share_of_minimal === null ? '-' : (r.cpu_share_of_minimal * 100).toFixed(1)}%) ` +
+      `${String(r.per_second).padStart(5)}/s p50 ${r.p50_ms} p99 ${r.p99_ms} ms, ` +
+      `${r.statements_per_op} stmt/op, cpu ${r.cpu_ms_per_op} ms + pg ${pg} ms/op, rss ${r.rss_mb_after} MB | ${r.name}\n`,
+  );
+}
