@@ -135,4 +135,33 @@ describe('audit sealing', () => {
     expect((await list(id)).map((e) => e.seq)).toEqual(Array.from({ length: 43 }, (_, i) => i + 1));
     expect(await verify(id)).toMatchObject({ valid: true, checked: 43, unsealed: 0 });
   });
+
+  it('signs a head from before checkpoints once its chain verifies, and not when it does not', async () => {
+    const good = await newTenant();
+    const broken = await newTenant();
+    for (const id of [good, broken]) {
+      await seal(id);
+      await sql.query('update audit_head set checkpoint = null, sealed_at = null where tenant_id = $1', [id]);
+      expect(await verify(id)).toMatchObject({
+        valid: false,
+        reason: expect.stringMatching(/no signed checkpoint/),
+      });
+    }
+    await sql.query('alter table audit_event disable trigger audit_event_no_update');
+    await sql
+      .query(`update audit_event set actor = 'someone else' where tenant_id = $1 and seq = 2`, [broken])
+      .finally(() => sql.query('alter table audit_event enable trigger audit_event_no_update'));
+
+    expect(await seal(good)).toEqual({ kind: 'sealed', sealed: 0, seq: 3 });
+    expect(await verify(good)).toMatchObject({
+      valid: true,
+      checked: 3,
+      checkpoint: { seq: 3, valid: true },
+    });
+    expect(await seal(broken)).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(/event 2 was altered/),
+    });
+    expect(await verify(broken)).toMatchObject({ valid: false, checkpoint: { seq: 3, valid: false } });
+  });
 });
