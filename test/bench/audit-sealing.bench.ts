@@ -101,7 +101,7 @@ async function startNode(extra: Record<string, string>) {
   const baseUrl = `http://127.0.0.1:${port}`;
   const token = randomBytes(24).toString('hex');
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'credservice-bench-'));
-  const env = {
+  const env: Record<string, string | undefined> = {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
