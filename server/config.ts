@@ -27,11 +27,13 @@ const EnvSchema = z.object({
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1_000),
   JOB_ATTEMPTS: z.coerce.number().int().positive().default(5),
   JOB_BACKOFF_MS: z.coerce.number().int().positive().default(1_000),
+  // An offer's link and tx_code: a day by default, at most a week (tenants and requests may choose).
   OFFER_TTL_SECONDS: z.coerce
     .number()
     .int()
-    .positive()
-    .default(72 * 3600),
+    .min(60)
+    .max(7 * 86_400)
+    .default(24 * 3600),
   BATCH_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   ISSUER_NAME: z.string().default('Credential Service'),
   VERIFIER_SESSION_SECONDS: z.coerce.number().int().min(30).default(300),

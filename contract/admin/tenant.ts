@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OfferLifetime, PreAuthorizedCodeLifetime } from '../issuance/offer-lifetimes.js';
 
 export const TenantId = z
   .string()
@@ -34,6 +35,12 @@ export const TenantUpdateRequest = z
       .nullable()
       .optional()
       .describe('Configurations the tenant may issue; null: all'),
+    offer_expires_in: OfferLifetime.nullable()
+      .optional()
+      .describe('Seconds the tenant’s offers stay open unless a request says otherwise; null: 24 hours'),
+    pre_authorized_code_expires_in: PreAuthorizedCodeLifetime.nullable()
+      .optional()
+      .describe('Seconds a pre-authorized code is good once a wallet fetched the offer; null: 600'),
   })
   .strict();
 
@@ -43,6 +50,12 @@ export const Tenant = z.object({
   delivery: DeliveryMode,
   mandator: Mandator.nullable(),
   credential_configurations: z.array(z.string()).nullable(),
+  offer_expires_in: z.number().int().nullable().describe('Seconds offers stay open; null: 24 hours'),
+  pre_authorized_code_expires_in: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Seconds a fetched pre-authorized code is good; null: 600'),
   scim_url: z.string().url(),
   created_at: z.string().datetime(),
   updated_at: z.string().datetime(),

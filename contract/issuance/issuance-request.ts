@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CredentialPayload } from './employee-payload.js';
+import { OfferLifetime } from './offer-lifetimes.js';
 
 export const PRE_AUTHORIZED_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 
@@ -41,6 +42,9 @@ export const IssuanceRequest = z
     email: z.string().email().optional(),
     grant_type: z.literal(PRE_AUTHORIZED_CODE_GRANT).optional(),
     holder_key: HolderKey.optional(),
+    expires_in: OfferLifetime.optional().describe(
+      "Seconds the offer stays open (60 to 604800); absent: the tenant's offer_expires_in, else 24 hours",
+    ),
   })
   .strict();
 

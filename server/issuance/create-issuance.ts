@@ -12,6 +12,7 @@ import { getTenant } from '../tenants/tenant-service.js';
 import { Issuance } from './issuance.entity.js';
 import { issueCredentials } from './issue-credentials.js';
 import type { OfferCodes } from './offer-codes.js';
+import { offerLifetimes } from './offer-lifetimes.js';
 import { offerPageUrl, offerUri } from './offer-urls.js';
 
 export interface IssuanceServices {
@@ -38,6 +39,8 @@ export interface CheckedIssuance {
   delivery: DeliveryModeName[];
   email?: string | undefined;
   holderKey?: Record<string, unknown> | undefined;
+  /** Seconds the offer stays open, when the request says. */
+  expiresIn?: number | undefined;
 }
 
 /**
@@ -66,6 +69,9 @@ export async function checkIssuanceRequest(
   if (req.holder_key && !delivery.includes('direct')) {
     throw validationError([{ field: 'holder_key', message: 'only used with direct delivery' }]);
   }
+  if (req.expires_in !== undefined && !offered) {
+    throw validationError([{ field: 'expires_in', message: 'only used when an offer is made (ui, email)' }]);
+  }
   return {
     tenant,
     configuration,
@@ -73,6 +79,7 @@ export async function checkIssuanceRequest(
     delivery,
     email: req.email,
     holderKey: req.holder_key,
+    expiresIn: req.expires_in,
   };
 }
 
@@ -103,6 +110,7 @@ export async function recordIssuance(
   const offerId = s.codes.newOfferId();
   const txCode = offered ? s.codes.newTxCode() : undefined;
   const now = new Date();
+  const lifetimes = offerLifetimes(s.offerTtlSeconds, tenant, c.expiresIn);
   const issuance = tx.create(Issuance, {
     id: offerId,
     tenantId: tenant.id,
@@ -115,7 +123,8 @@ export async function recordIssuance(
     txCodeFailures: 0,
     holderKey: (c.holderKey as Record<string, string> | undefined) ?? null,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + s.offerTtlSeconds * 1000),
+    expiresAt: new Date(now.getTime() + lifetimes.offerSeconds * 1000),
+    preAuthorizedCodeTtlSeconds: lifetimes.codeSeconds,
     redeemedAt: null,
     issuedAt: null,
   });
@@ -156,7 +165,7 @@ export async function recordIssuance(
   return {
     offerId,
     ...(offered ? { offerUri: offerUri(s.issuerUrl, offerId) } : {}),
-    expiresIn: s.offerTtlSeconds,
+    expiresIn: lifetimes.offerSeconds,
     delivery,
     ...(credential ? { credential } : {}),
   };

@@ -24,6 +24,8 @@ export const Issuance = defineEntity({
     holderKey: p.json<Record<string, string>>().nullable(),
     createdAt: p.datetime(),
     expiresAt: p.datetime(),
+    /** Seconds each pre-authorized code handed out for this offer is good (never past expiresAt). */
+    preAuthorizedCodeTtlSeconds: p.integer(),
     redeemedAt: p.datetime().nullable(),
     issuedAt: p.datetime().nullable(),
   },

@@ -1,9 +1,10 @@
 import { createHash, createHmac, hkdfSync, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /**
- * The secrets of an offer. The pre-authorized code is `<offer id>.<HMAC of the offer id>`: nothing
- * secret is stored for it, the offer endpoint can hand it out again, and the token endpoint checks
- * it in constant time. The tx_code is 6 random digits, kept only as a hash salted with the offer id.
+ * The secrets of an offer. The pre-authorized code is `<offer id>.<expiry>.<HMAC of both>`: nothing
+ * secret is stored for it, each fetch of the open offer mints a fresh one with its own short
+ * expiry, and the token endpoint checks it in constant time. The tx_code is 6 random digits, kept
+ * only as a hash salted with the offer id.
  */
 export class OfferCodes {
   readonly #key: Buffer;
@@ -16,17 +17,23 @@ export class OfferCodes {
     return randomBytes(16).toString('base64url');
   }
 
-  preAuthorizedCode(offerId: string): string {
-    return `${offerId}.${this.#mac(offerId)}`;
+  /** A code for the offer that stops working at `expiresAt` (to the second). */
+  preAuthorizedCode(offerId: string, expiresAt: Date): string {
+    const exp = Math.floor(expiresAt.getTime() / 1000).toString(36);
+    return `${offerId}.${exp}.${this.#mac(`${offerId}.${exp}`)}`;
   }
 
-  /** The offer a pre-authorized code belongs to, or undefined when the code is not one of ours. */
-  offerIdOf(code: string): string | undefined {
-    const [offerId, mac, extra] = code.split('.');
-    if (!offerId || !mac || extra !== undefined) return undefined;
-    const expected = Buffer.from(this.#mac(offerId));
+  /**
+   * The offer a pre-authorized code belongs to and when the code expires, or undefined when the code
+   * is not one of ours.
+   */
+  readPreAuthorizedCode(code: string): { offerId: string; expiresAt: Date } | undefined {
+    const [offerId, exp, mac, extra] = code.split('.');
+    if (!offerId || !exp || !mac || extra !== undefined || !/^[0-9a-z]{1,10}$/.test(exp)) return undefined;
+    const expected = Buffer.from(this.#mac(`${offerId}.${exp}`));
     const given = Buffer.from(mac);
-    return expected.length === given.length && timingSafeEqual(expected, given) ? offerId : undefined;
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    return { offerId, expiresAt: new Date(Number.parseInt(exp, 36) * 1000) };
   }
 
   newTxCode(): string {
@@ -43,8 +50,8 @@ export class OfferCodes {
     return a.length === b.length && timingSafeEqual(a, b);
   }
 
-  #mac(offerId: string): string {
-    return createHmac('sha256', this.#key).update(offerId).digest('base64url');
+  #mac(data: string): string {
+    return createHmac('sha256', this.#key).update(data).digest('base64url');
   }
 }
 

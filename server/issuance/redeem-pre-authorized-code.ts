@@ -20,8 +20,12 @@ export async function redeemPreAuthorizedCode(
   code: string,
   txCode: string | undefined,
 ): Promise<string> {
-  const offerId = codes.offerIdOf(code);
-  if (!offerId) throw invalidGrant('unknown pre-authorized code');
+  const read = codes.readPreAuthorizedCode(code);
+  if (!read) throw invalidGrant('unknown pre-authorized code');
+  // The code's own short clock (OID4VCI 1.0 section 4.1.1); the offer behind it may still be open.
+  if (read.expiresAt <= new Date())
+    throw invalidGrant('the pre-authorized code has expired; open the offer again for a fresh one');
+  const { offerId } = read;
   const outcome = await em.transactional(async (tx) => {
     const issuance = await tx.findOne(Issuance, { id: offerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!issuance) return invalidGrant('unknown pre-authorized code');

@@ -4,6 +4,7 @@ import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import { findOpenOffer } from '../issuance/find-open-offer.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
 import { TX_CODE_LENGTH } from '../issuance/offer-codes.js';
+import { codeExpiry } from '../issuance/offer-lifetimes.js';
 
 const s = initServer();
 
@@ -25,7 +26,7 @@ export function credentialOfferRoute(issuerUrl: string, codes: OfferCodes) {
         credential_configuration_ids: [issuance.configurationId],
         grants: {
           [PRE_AUTHORIZED_CODE_GRANT]: {
-            'pre-authorized_code': codes.preAuthorizedCode(issuance.id),
+            'pre-authorized_code': codes.preAuthorizedCode(issuance.id, codeExpiry(issuance)),
             ...(issuance.txCodeHash
               ? {
                   tx_code: {

@@ -18,6 +18,8 @@ export interface TenantChanges {
   delivery?: 'email' | 'direct' | undefined;
   mandator?: Mandator | null | undefined;
   credentialConfigurations?: string[] | null | undefined;
+  offerTtlSeconds?: number | null | undefined;
+  preAuthorizedCodeTtlSeconds?: number | null | undefined;
 }
 
 /** Creates the tenant with one integrator and one SCIM token, and records it, all or nothing. */
@@ -28,6 +30,8 @@ export async function createTenant(em: EntityManager, input: TenantInput, actor:
         ...input,
         mandator: input.mandator ?? null,
         credentialConfigurations: null,
+        offerTtlSeconds: null,
+        preAuthorizedCodeTtlSeconds: null,
       });
       await tx.flush();
       const integrator = await addToken(tx, input.id, 'integrator', null, actor);

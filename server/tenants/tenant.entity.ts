@@ -14,6 +14,10 @@ export const Tenant = defineEntity({
     mandator: p.json<Mandator>().nullable(),
     /** Configurations the tenant may issue; null means all. */
     credentialConfigurations: p.json<string[]>().nullable(),
+    /** Seconds the tenant's offers stay open unless a request says; null: OFFER_TTL_SECONDS. */
+    offerTtlSeconds: p.integer().nullable(),
+    /** Seconds a fetched pre-authorized code is good; null: DEFAULT_PRE_AUTHORIZED_CODE_SECONDS. */
+    preAuthorizedCodeTtlSeconds: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()
