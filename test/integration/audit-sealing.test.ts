@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendAuditEvent } from '../../server/audit/audit-log.js';
 import { sealTenant } from '../../server/audit/audit-sealer.js';
 import { beforeCommit } from '../../server/persistence/before-commit.js';
+import { sealPendingAudit } from '../../workers/audit-seal/seal-pending-audit.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 import { sleep } from '../support/until.js';
 
@@ -163,5 +164,23 @@ describe('audit sealing', () => {
       reason: expect.stringMatching(/event 2 was altered/),
     });
     expect(await verify(broken)).toMatchObject({ valid: false, checkpoint: { seq: 3, valid: false } });
+  });
+
+  it('goes on sealing other tenants when one cannot be sealed', async () => {
+    // An event of a tenant that does not exist: its insert into the chain fails the foreign key.
+    await sql.query(
+      `insert into audit_pending (id, tenant_id, actor, action, subject, details, created_at)
+       values (gen_random_uuid(), 'no-such-tenant', 'test', 'test.orphan', null, '{}', now())`,
+    );
+    const id = await newTenant();
+    const refused: [string, string][] = [];
+    try {
+      await sealPendingAudit(orm().em.fork(), signer(), (tenant, reason) => refused.push([tenant, reason]));
+    } finally {
+      await sql.query(`delete from audit_pending where tenant_id = 'no-such-tenant'`);
+    }
+    expect(refused).toContainEqual(['no-such-tenant', expect.stringMatching(/sealing failed/)]);
+    expect(refused.map(([tenant]) => tenant)).not.toContain(id);
+    expect(await verify(id)).toMatchObject({ valid: true, checked: 3, unsealed: 0 });
   });
 });

@@ -53,7 +53,12 @@ export async function sealPendingAudit(
     let backlog = false;
     let sealed = 0;
     for (const { tenant_id: tenantId } of tenants) {
-      const drained = await drainTenant(em, signer, tenantId);
+      // One tenant's failure (say, a database error on its batch) must not stall every other one.
+      const drained = await drainTenant(em, signer, tenantId).catch((e: unknown) => {
+        onRefused(tenantId, `sealing failed: ${e instanceof Error ? e.message : String(e)}`);
+        return undefined;
+      });
+      if (!drained) continue;
       sealed += drained.sealed;
       backlog ||= drained.more;
       if (drained.outcome.kind === 'refused') onRefused(tenantId, drained.outcome.reason);
@@ -64,13 +69,13 @@ export async function sealPendingAudit(
   }
 }
 
-/** Logs a refusal once per tenant and reason: the pass runs every few hundred milliseconds. */
+/** Logs a refusal or failure once per tenant and reason: the pass runs every few hundred milliseconds. */
 export function refusalLogger(logger: Logger): (tenantId: string, reason: string) => void {
   const reported = new Map<string, string>();
   return (tenantId, reason) => {
     if (reported.get(tenantId) === reason) return;
     if (reported.size > 10_000) reported.clear();
     reported.set(tenantId, reason);
-    logger.error({ tenant: tenantId, reason }, 'audit events left unsealed: the chain head is not trusted');
+    logger.error({ tenant: tenantId, reason }, 'audit events of the tenant left unsealed');
   };
 }
