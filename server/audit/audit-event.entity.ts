@@ -1,8 +1,9 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
 /**
- * One entry of a tenant's append-only audit log. `seq` numbers a tenant's events from 1; `hash`
- * covers the event and `prevHash`, so that changing or removing any row breaks the chain.
+ * One sealed entry of a tenant's append-only audit log. `seq` numbers a tenant's events from 1;
+ * `hash` covers the event and `prevHash`, so that changing or removing any row breaks the chain.
+ * Events wait in `audit_pending` until the sealer (audit-sealer.ts) moves them here.
  */
 export const AuditEvent = defineEntity({
   name: 'AuditEvent',
