@@ -2,11 +2,11 @@ import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
- * Work a transaction saves for its very end. Writes that take contended locks (a tenant's audit
- * chain) run here, just before commit, so the locks are held for the commit only and not for the
- * whole request. Phases run in a fixed order, each in key order, so that concurrent transactions
- * take the locks in the same order. (Status changes need no phase: they append rows and lock
- * nothing shared; see status-list/set-credential-status.ts.)
+ * Work a transaction saves for its very end. The audit phase writes all of a transaction's audit
+ * events in one multi-row INSERT, taking no lock (audit/audit-log.ts; the chain is sealed later).
+ * Phases run in a fixed order, each in key order, so that any writer that does lock something here
+ * locks in the same order as its concurrent peers. (Status changes need no phase: they append rows
+ * and lock nothing shared; see status-list/set-credential-status.ts.)
  */
 export type CommitPhase = 'audit';
 const PHASES: CommitPhase[] = ['audit'];
