@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { JobDispatcher } from '../workers/job-dispatcher.js';
 import type { Config } from './config.js';
+import type { SharedState } from './ephemeral/shared-state.js';
 import type { IssuanceServices } from './issuance/create-issuance.js';
 import type { Signer } from './keys/signer.js';
 import type { Orm } from './persistence/orm.js';
@@ -18,4 +19,6 @@ export interface AppContext {
   verifier: VerifierServices;
   /** Present when REDIS_URL is set. */
   redis?: Redis;
+  /** Sign-ins in progress and rate limit counters: Redis with a TTL, or memory without Redis. */
+  shared: SharedState;
 }

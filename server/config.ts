@@ -1,11 +1,15 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { OutboundEnv } from './outbound/outbound-policy.js';
+import { RateLimitEnv } from './rate-limit/rate-limit-settings.js';
 
 /**
  * Every setting the service reads, in one place. Each one is documented in README.md (Configuration);
  * anything unset falls back to an embedded default that the start-up log names.
  */
 const EnvSchema = z.object({
+  ...OutboundEnv.shape,
+  ...RateLimitEnv.shape,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   ROLE: z.enum(['api', 'worker', 'all']).default('all'),

@@ -19,6 +19,7 @@ import { listenHttp } from './http/http-server.js';
 import { OfferCodes } from './issuance/offer-codes.js';
 import { DEVELOPMENT_KEY_ENCRYPTION_KEY, KeyEncryption } from './keys/key-encryption.js';
 import { LocalKeyStore } from './keys/local-key-store.js';
+import { sharedState } from './ephemeral/shared-state.js';
 import { createLogger } from './logger.js';
 import { startEmbeddedPostgres } from './persistence/embedded/embedded-postgres.js';
 import { migrate, openOrm } from './persistence/orm.js';
@@ -114,7 +115,8 @@ export async function startService(
     : async () => undefined;
 
   const events = redis ? redisSessionEvents(redis) : localSessionEvents();
-  const verifier = verifierServices(config, keys, sealing, events);
+  const shared = sharedState(redis, config.QUEUE_PREFIX);
+  const verifier = verifierServices(config, keys, sealing, events, shared.ttl);
   const context: AppContext = {
     verifier,
     config,
@@ -123,6 +125,7 @@ export async function startService(
     signer: keys,
     jobs,
     issuance,
+    shared,
     ...(redis ? { redis } : {}),
   };
   let server: Server | undefined;
@@ -152,6 +155,7 @@ export async function startService(
         logger.warn('jobs did not stop in time'),
       );
       await events.close();
+      await shared.close();
       mail.close();
       if (redis?.status === 'ready') await redis.quit().catch(() => undefined);
       else redis?.disconnect();

@@ -21,6 +21,7 @@ import { mountOid4vci } from '../oid4vci/oid4vci.endpoints.js';
 import { mountOid4vp } from '../oid4vp/oid4vp.endpoints.js';
 import { adminOidcClientRoutes } from '../oidc/admin-oidc-client.routes.js';
 import { mountOidc } from '../oidc/oidc.endpoints.js';
+import { rateLimits } from '../rate-limit/rate-limits.js';
 import { scimRouter } from '../scim/scim.router.js';
 import { statusListRouter } from '../status-list/status-list.routes.js';
 import { adminTenantRoutes } from '../tenants/admin-tenant.routes.js';
@@ -55,12 +56,14 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
     }),
   );
   app.use(helmet());
+  const limits = rateLimits(ctx.config, ctx.shared);
+  app.use(limits.byAddress);
   app.use(forkEntityManager(ctx.orm));
   app.use(apiDocsRouter(ctx.config.publicUrl));
 
   app.use('/admin', adminGuard(ctx.config.ADMIN_TOKEN));
-  app.use('/api/v1', integratorGuard);
-  app.use('/tenants/:tenant/scim/v2', scimRouter(ctx));
+  app.use('/api/v1', integratorGuard, limits.byTenant);
+  app.use('/tenants/:tenant/scim/v2', limits.byTenant, scimRouter(ctx));
   app.use('/status-lists', statusListRouter(ctx));
   app.use(express.json({ limit: '1mb' }));
 
@@ -93,7 +96,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
   mountOid4vci(app, ctx, ctx.issuance.codes);
   mountOid4vp(app, ctx.verifier);
   mountOidc(app, ctx);
-  app.get('/api/login/events', asyncHandler(loginEventsRoute(ctx.verifier.events)));
+  app.get('/api/login/events', asyncHandler(loginEventsRoute(ctx.verifier)));
 
   app.use((req, res) => sendProblem(res, notFound(`${req.method} ${req.path}`)));
   app.use(

@@ -29,7 +29,7 @@ export async function issueToWallet(
     const configuration = await findConfiguration(tx, configurationId);
     if (!configuration) throw new Error(`configuration ${configurationId} vanished`);
     for (const nonce of new Set(proofs.map((p) => p.nonce))) {
-      if (!(await consumeCNonce(tx, nonce)))
+      if (!(await consumeCNonce(tx, ctx.signer, nonce)))
         throw invalidNonce('the proof nonce is not a fresh c_nonce of this issuer');
     }
     return issueCredentials(

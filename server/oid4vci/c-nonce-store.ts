@@ -1,32 +1,51 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Oid4vciNonce } from './oid4vci-state.entity.js';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import type { Signer } from '../keys/signer.js';
 
 export const C_NONCE_TTL_SECONDS = 300;
+const TYP = 'c-nonce+jwt';
 
 const hash = (nonce: string) => createHash('sha256').update(nonce).digest('hex');
 
-/** A fresh c_nonce (256 bits); only its hash is stored, until it is used or expires. */
-export async function issueCNonce(em: EntityManager): Promise<string> {
-  const nonce = randomBytes(32).toString('base64url');
-  await em.insert(Oid4vciNonce, {
-    nonceHash: hash(nonce),
-    expiresAt: new Date(Date.now() + C_NONCE_TTL_SECONDS * 1000),
-  });
-  // Expired nonces are swept now and then by whoever asks for a new one.
-  if (Math.random() < 0.01) await em.nativeDelete(Oid4vciNonce, { expiresAt: { $lt: new Date() } });
-  return nonce;
+/**
+ * A fresh c_nonce: a short JWT the issuer key signs (random `jti`, `exp` in 5 minutes). The nonce
+ * endpoint is anonymous, so it stores nothing; the nonce proves itself when it comes back.
+ */
+export async function issueCNonce(signer: Signer): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return signer.signJwt(
+    'issuer',
+    { typ: TYP },
+    { jti: randomBytes(16).toString('base64url'), iat: now, exp: now + C_NONCE_TTL_SECONDS },
+  );
 }
 
 /**
- * Uses up a c_nonce in the caller's transaction: true when it existed and had not expired. The row is
- * deleted, so of two requests racing with the same nonce only one gets it.
+ * Uses up a c_nonce in the caller's transaction: true when it is one of ours, unexpired and not used
+ * before. Use is recorded by a conditional insert (only authenticated credential requests get here),
+ * so of two requests racing with one nonce exactly one gets it, and a rolled-back request leaves the
+ * nonce unused.
  */
-export async function consumeCNonce(tx: EntityManager, nonce: string): Promise<boolean> {
-  const rows = await tx.execute<{ expires_at: Date }[]>(
-    'delete from oid4vci_nonce where nonce_hash = ? returning expires_at',
-    [hash(nonce)],
+export async function consumeCNonce(tx: EntityManager, signer: Signer, nonce: string): Promise<boolean> {
+  let exp: number;
+  try {
+    const keys = createLocalJWKSet({ keys: await signer.publicJwks('issuer') });
+    const { payload } = await jwtVerify(nonce, keys, {
+      typ: TYP,
+      algorithms: ['ES256'],
+      requiredClaims: ['exp'],
+    });
+    exp = payload.exp as number;
+  } catch {
+    return false;
+  }
+  const rows = await tx.execute(
+    `insert into oid4vci_nonce (nonce_hash, expires_at) values (?, ?)
+     on conflict (nonce_hash) do nothing returning nonce_hash`,
+    [hash(nonce), new Date(exp * 1000)],
   );
-  const row = rows[0];
-  return row !== undefined && new Date(row.expires_at) > new Date();
+  // Used nonces past their expiry can no longer be replayed anyway; swept now and then.
+  if (Math.random() < 0.01) await tx.execute('delete from oid4vci_nonce where expires_at < now()');
+  return rows.length > 0;
 }

@@ -27,7 +27,7 @@ export function mountOid4vci(app: Express, ctx: AppContext, codes: OfferCodes): 
     ...metadataRoutes(ctx),
     credentialOffer: credentialOfferRoute(issuerUrl, codes),
     token: tokenRoute(codes),
-    nonce: nonceRoute(),
+    nonce: nonceRoute(ctx.signer),
     credential: credentialRoute(ctx),
     notification: notificationRoute(),
   });

@@ -4,7 +4,8 @@ import { oid4vpContract } from '../../contract/verification/oid4vp-contract.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
 import { oauthValidationError } from '../oid4vci/oauth-validation-error.js';
 import { completePresentation } from '../verification/complete-presentation.js';
-import { PresentationSession, statusOf } from '../verification/presentation-session.entity.js';
+import { findSession } from '../verification/ephemeral-sessions.js';
+import { statusOf } from '../verification/presentation-session.entity.js';
 import { signRequestObject } from '../verification/request-object.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
 
@@ -16,7 +17,7 @@ export function mountOid4vp(app: Express, services: VerifierServices): void {
   const router = s.router(oid4vpContract, {
     requestObject: async ({ params, req, res }) => {
       res.setHeader('Cache-Control', 'no-store');
-      const session = await req.em.findOne(PresentationSession, { id: params.id });
+      const session = (await findSession(req.em, services.ephemeral, { id: params.id }))?.session;
       if (!session || statusOf(session) !== 'pending') {
         return {
           status: 404,

@@ -1,6 +1,7 @@
 import type { Express, Request, Response } from 'express';
 import type { AppContext } from '../app-context.js';
 import { asyncHandler } from '../http/async-handler.js';
+import { allowLogo, loadTenantPage } from '../tenants/branded-page.js';
 import { AuthorizationError, readAuthorizationRequest, redirectTo } from './authorization-request.js';
 import { issueAuthorizationCode } from './issue-authorization-code.js';
 import { renderErrorPage, renderLoginPage } from './login-page.js';
@@ -56,11 +57,15 @@ export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
           maxAge: login.expiresIn * 1000,
         });
         const session = encodeURIComponent(login.sessionId);
+        const { tenantId, credentialConfigurationId } = request.client;
+        const tenant = await loadTenantPage(req.em, tenantId, credentialConfigurationId);
+        allowLogo(res, tenant);
         res.type('html').send(
           renderLoginPage({
             sessionId: login.sessionId,
             clientName: request.client.name ?? request.client.id,
-            credentialName: request.client.credentialConfigurationId,
+            tenant,
+            expiresAt: new Date(Date.now() + login.expiresIn * 1000),
             qrCode: login.qrCode,
             authorizationRequestUri: login.authorizationRequestUri,
             eventsUrl: `/api/login/events?state=${session}`,
@@ -82,7 +87,12 @@ export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
       const sessionId = typeof req.query.session === 'string' ? req.query.session : '';
       try {
         const name = cookieName(sessionId);
-        const outcome = await issueAuthorizationCode(req.em, sessionId, readCookie(req, name));
+        const outcome = await issueAuthorizationCode(
+          req.em,
+          ctx.verifier.ephemeral,
+          sessionId,
+          readCookie(req, name),
+        );
         res.clearCookie(name, { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure });
         res.redirect(303, redirectTo(outcome.redirectUri, outcome.params, issuer));
       } catch (e) {

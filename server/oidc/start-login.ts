@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { TtlStoreUnavailable } from '../ephemeral/ttl-store.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { hashSecret } from '../tenants/token-secret.js';
 import { createPresentationSession } from '../verification/create-presentation-session.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
 import { AuthorizationError, type ValidAuthorizationRequest } from './authorization-request.js';
-import { OidcAuthorization } from './oidc-authorization.entity.js';
+import { savePendingSignIn } from './pending-sign-in.js';
 
 export interface StartedLogin {
   sessionId: string;
@@ -18,8 +19,10 @@ export interface StartedLogin {
 
 /**
  * Starts the wallet side of a login: a presentation session of the client's tenant for the client's
- * credential configuration (encrypted responses), and the pending authorization that remembers what
- * the client asked for. Both are written in one transaction.
+ * credential configuration (encrypted responses), and the pending sign-in that remembers what the
+ * client asked for. Anyone can start one, so both live in the TTL store (Redis, or memory on the
+ * embedded default), expire by themselves, and leave no row or audit event unless the wallet's
+ * presentation is verified. Without the store (Redis down) the client is told to try again.
  */
 export async function startLogin(
   em: EntityManager,
@@ -27,45 +30,50 @@ export async function startLogin(
   request: ValidAuthorizationRequest,
 ): Promise<StartedLogin> {
   const { client } = request;
+  const back = { uri: request.redirectUri, state: request.state };
   const tenant = await em.findOne(Tenant, { id: client.tenantId });
   const allowed = tenant?.credentialConfigurations;
   if (allowed && !allowed.includes(client.credentialConfigurationId))
     throw new AuthorizationError(
       'unauthorized_client',
       'the client’s credential configuration is no longer allowed for its tenant',
-      { uri: request.redirectUri, state: request.state },
+      back,
     );
   const browserSecret = randomBytes(32).toString('base64url');
-  const created = await em.transactional(async (tx) => {
-    const session = await createPresentationSession(tx, verifier, client.tenantId, `oidc:${client.id}`, {
-      credential_configuration_id: client.credentialConfigurationId,
-      response_mode: 'direct_post.jwt',
-    });
-    tx.create(OidcAuthorization, {
-      sessionId: session.session.id,
+  try {
+    const created = await createPresentationSession(
+      em,
+      verifier,
+      client.tenantId,
+      `oidc:${client.id}`,
+      { credential_configuration_id: client.credentialConfigurationId, response_mode: 'direct_post.jwt' },
+      'ephemeral',
+    );
+    const sessionId = created.session.id;
+    const signIn = {
       clientId: client.id,
+      tenantId: client.tenantId,
       redirectUri: request.redirectUri,
       state: request.state ?? null,
       nonce: request.nonce,
       codeChallenge: request.codeChallenge,
       browserBindingHash: hashSecret(browserSecret),
-      createdAt: new Date(),
-      completedAt: null,
-      authTime: null,
-      codeHash: null,
-      codeExpiresAt: null,
-      codeRedeemedAt: null,
-      accessTokenHash: null,
-      accessTokenExpiresAt: null,
-    });
-    await tx.flush();
-    return session;
-  });
-  return {
-    sessionId: created.session.id,
-    expiresIn: created.expiresIn,
-    qrCode: created.qrCode,
-    authorizationRequestUri: created.authorizationRequestUri,
-    browserSecret,
-  };
+      createdAt: new Date().toISOString(),
+    };
+    await savePendingSignIn(verifier.ephemeral.store, sessionId, signIn, created.expiresIn);
+    return {
+      sessionId,
+      expiresIn: created.expiresIn,
+      qrCode: created.qrCode,
+      authorizationRequestUri: created.authorizationRequestUri,
+      browserSecret,
+    };
+  } catch (e) {
+    if (!(e instanceof TtlStoreUnavailable)) throw e;
+    throw new AuthorizationError(
+      'temporarily_unavailable',
+      'signing in is unavailable for a moment; try again shortly',
+      back,
+    );
+  }
 }

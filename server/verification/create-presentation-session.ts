@@ -1,10 +1,12 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import QRCode from 'qrcode';
+import { DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { vctOf } from '../credential-configurations/credential-configuration.entity.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { validationError } from '../http/problem.js';
+import { fieldErrors } from '../http/zod-errors.js';
 import { buildDcqlForVct } from '../oid4vp/verification/index.js';
 import { PresentationSession } from './presentation-session.entity.js';
 import type { VerifierServices } from './verifier-services.js';
@@ -32,8 +34,15 @@ export async function createPresentationSession(
   tenantId: string,
   actor: string,
   req: SessionRequest,
+  /** `ephemeral` for sessions anonymous callers start: the TTL store, no row and no audit event. */
+  keep: 'database' | 'ephemeral' = 'database',
 ) {
   let dcqlQuery = req.dcql_query;
+  if (dcqlQuery) {
+    // The contract takes any object with credentials; what the verifier will evaluate must be DCQL.
+    const parsed = DcqlQuery.safeParse(dcqlQuery);
+    if (!parsed.success) throw validationError(fieldErrors(parsed.error, 'dcql_query'));
+  }
   if (req.credential_configuration_id) {
     const configuration = await findConfiguration(em, req.credential_configuration_id);
     if (!configuration)
@@ -70,38 +79,42 @@ export async function createPresentationSession(
     };
   }
   const now = new Date();
-  const session = await em.transactional(async (tx) => {
-    const row = tx.create(PresentationSession, {
-      id,
-      tenantId,
-      status: 'pending',
-      credentialConfigurationId: req.credential_configuration_id ?? null,
-      dcqlQuery: dcqlQuery ?? {},
-      responseMode: req.response_mode,
-      nonce: random(32),
-      state: random(32),
-      redirectUri: req.redirect_uri ?? null,
-      encKid,
-      encKeySealed: sealed,
-      encPublicJwk: publicJwk,
-      result: null,
-      failureReason: null,
-      responseCodeHash: null,
-      responseCodeExpiresAt: null,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + expiresIn * 1000),
-      completedAt: null,
+  const fields: PresentationSession = {
+    id,
+    tenantId,
+    status: 'pending',
+    credentialConfigurationId: req.credential_configuration_id ?? null,
+    dcqlQuery: dcqlQuery ?? {},
+    responseMode: req.response_mode,
+    nonce: random(32),
+    state: random(32),
+    redirectUri: req.redirect_uri ?? null,
+    encKid,
+    encKeySealed: sealed,
+    encPublicJwk: publicJwk,
+    result: null,
+    failureReason: null,
+    responseCodeHash: null,
+    responseCodeExpiresAt: null,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + expiresIn * 1000),
+    completedAt: null,
+  };
+  let session = fields;
+  if (keep === 'ephemeral') await s.ephemeral.save(fields);
+  else
+    session = await em.transactional(async (tx) => {
+      const row = tx.create(PresentationSession, fields);
+      await tx.flush();
+      await appendAuditEvent(tx, {
+        tenantId,
+        actor,
+        action: 'verification.requested',
+        subject: id,
+        details: { configuration: req.credential_configuration_id ?? null, response_mode: req.response_mode },
+      });
+      return row;
     });
-    await tx.flush();
-    await appendAuditEvent(tx, {
-      tenantId,
-      actor,
-      action: 'verification.requested',
-      subject: id,
-      details: { configuration: req.credential_configuration_id ?? null, response_mode: req.response_mode },
-    });
-    return row;
-  });
   const { clientId } = await s.identity();
   const authorizationRequestUri = `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestObjectUrl(s.config.verifierUrl, id))}`;
   const svg = await QRCode.toString(authorizationRequestUri, {

@@ -2,7 +2,8 @@ import { createPrivateKey } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { compactDecrypt, decodeProtectedHeader } from 'jose';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
-import { PresentationSession } from './presentation-session.entity.js';
+import { findSession } from './ephemeral-sessions.js';
+import type { PresentationSession } from './presentation-session.entity.js';
 import type { VerifierServices } from './verifier-services.js';
 
 export interface AuthorizationResponseForm {
@@ -15,6 +16,8 @@ export interface AuthorizationResponseForm {
 
 export interface ReadResponse {
   session: PresentationSession;
+  /** The session lives in the TTL store (an anonymous sign-in), not in PostgreSQL. */
+  ephemeral: boolean;
   vpToken: unknown;
   encrypted: boolean;
   /** An error response of the wallet (OID4VP section 8.5), e.g. access_denied. */
@@ -39,8 +42,9 @@ export async function readAuthorizationResponse(
     } catch {
       throw invalidRequest('response is not a JWE');
     }
-    const session = kid ? await em.findOne(PresentationSession, { encKid: kid }) : null;
-    if (!session?.encKeySealed || !session.encKid)
+    const found = kid ? await findSession(em, s.ephemeral, { encKid: kid }) : undefined;
+    const session = found?.session;
+    if (!found || !session?.encKeySealed || !session.encKid)
       throw invalidRequest('response is not encrypted to a key of a session');
     const key = createPrivateKey({
       key: s.sealing.open(session.encKeySealed, session.encKid),
@@ -58,17 +62,25 @@ export async function readAuthorizationResponse(
       throw invalidRequest('response cannot be decrypted, or is not JSON');
     }
     if (payload.state !== session.state) throw invalidRequest('state does not match the session');
+    const { ephemeral } = found;
     if (typeof payload.error === 'string')
-      return { session, vpToken: undefined, encrypted: true, walletError: errorCode(payload.error) };
-    return { session, vpToken: parseVpToken(payload.vp_token), encrypted: true };
+      return {
+        session,
+        ephemeral,
+        vpToken: undefined,
+        encrypted: true,
+        walletError: errorCode(payload.error),
+      };
+    return { session, ephemeral, vpToken: parseVpToken(payload.vp_token), encrypted: true };
   }
   if (!form.state) throw invalidRequest('state is required');
   if (form.vp_token === undefined && form.error === undefined) throw invalidRequest('vp_token is required');
-  const session = await em.findOne(PresentationSession, { state: form.state });
-  if (!session) throw invalidRequest('state does not belong to a session');
+  const found = await findSession(em, s.ephemeral, { state: form.state });
+  if (!found) throw invalidRequest('state does not belong to a session');
+  const { session, ephemeral } = found;
   if (form.error !== undefined)
-    return { session, vpToken: undefined, encrypted: false, walletError: errorCode(form.error) };
-  return { session, vpToken: parseVpToken(form.vp_token), encrypted: false };
+    return { session, ephemeral, vpToken: undefined, encrypted: false, walletError: errorCode(form.error) };
+  return { session, ephemeral, vpToken: parseVpToken(form.vp_token), encrypted: false };
 }
 
 /** vp_token is a JSON object (OID4VP 1.0 section 8.1), sent as a string in a form. */

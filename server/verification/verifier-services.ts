@@ -1,10 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JWK } from 'jose';
 import type { Config } from '../config.js';
+import type { TtlStore } from '../ephemeral/ttl-store.js';
 import type { KeyEncryption } from '../keys/key-encryption.js';
 import { x509Hash } from '../keys/self-signed-certificate.js';
 import type { Signer } from '../keys/signer.js';
 import { cachedStatusListFetcher, trustedIssuersFromMetadata } from '../oid4vp/verification/index.js';
+import { guardedFetch } from '../outbound/guarded-fetch.js';
+import { type OutboundPolicy, outboundPolicy } from '../outbound/outbound-policy.js';
+import { EphemeralSessions } from './ephemeral-sessions.js';
 import type { SessionEvents } from './session-events.js';
 import { TrustedIssuer } from './trusted-issuer.entity.js';
 
@@ -14,6 +18,8 @@ export interface VerifierServices {
   signer: Signer;
   sealing: KeyEncryption;
   events: SessionEvents;
+  /** Sessions of anonymous sign-ins, kept with a TTL until they lead somewhere. */
+  ephemeral: EphemeralSessions;
   /** Status list tokens, fetched once per their ttl for the whole process. */
   fetchStatusList: (uri: string) => Promise<string>;
   /** The issuers a tenant trusts: this service's own issuer, plus the tenant's trusted issuers. */
@@ -22,17 +28,15 @@ export interface VerifierServices {
   identity(): Promise<{ clientId: string; x5c: string[] }>;
 }
 
-const fetchText = async (uri: string) => {
-  const res = await fetch(uri, {
-    signal: AbortSignal.timeout(5_000),
-    headers: { accept: 'application/statuslist+jwt' },
-  });
+/** Outbound reads of the verifier go through the guarded fetch: no redirects, no private addresses. */
+const fetchText = (policy: OutboundPolicy) => async (uri: string) => {
+  const res = await guardedFetch(policy, uri, { headers: { accept: 'application/statuslist+jwt' } });
   if (!res.ok) throw new Error(`${uri} answered ${res.status}`);
   return res.text();
 };
 
-const fetchJson = async (url: string) => {
-  const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+const fetchJson = (policy: OutboundPolicy) => async (url: string) => {
+  const res = await guardedFetch(policy, url, { headers: { accept: 'application/json' } });
   if (!res.ok) throw new Error(`${url} answered ${res.status}`);
   return res.json();
 };
@@ -42,14 +46,17 @@ export function verifierServices(
   signer: Signer,
   sealing: KeyEncryption,
   events: SessionEvents,
+  ephemeral: TtlStore,
 ): VerifierServices {
+  const policy = outboundPolicy(config);
   const resolvers = new Map<string, (iss: string) => Promise<JWK[] | undefined>>();
   return {
     config,
     signer,
     sealing,
     events,
-    fetchStatusList: cachedStatusListFetcher(fetchText),
+    ephemeral: new EphemeralSessions(ephemeral),
+    fetchStatusList: cachedStatusListFetcher(fetchText(policy)),
     trustedIssuers: (em, tenantId) => async (iss) => {
       if (iss === config.issuerUrl)
         return [...(await signer.publicJwks('issuer')), ...(await signer.publicJwks('status-list'))];
@@ -58,7 +65,7 @@ export function verifierServices(
       if (trusted.jwks) return trusted.jwks.keys as JWK[];
       let resolve = resolvers.get(iss);
       if (!resolve) {
-        resolve = trustedIssuersFromMetadata([iss], fetchJson);
+        resolve = trustedIssuersFromMetadata([iss], fetchJson(policy));
         resolvers.set(iss, resolve);
       }
       return resolve(iss);

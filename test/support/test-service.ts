@@ -10,6 +10,16 @@ import { type RunningService, startService } from '../../server/service.js';
 import { freePort } from './spawned-service.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
+/** Rate limits far above what a test file sends; the rate limit tests set their own. */
+export const GENEROUS_RATE_LIMITS = {
+  RATE_LIMIT_ADDRESS_PER_MINUTE: '1000000',
+  RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: '1000000',
+  RATE_LIMIT_TX_CODE_FAILURES_PER_HOUR: '1000000',
+  RATE_LIMIT_ADMIN_PER_MINUTE: '1000000',
+  RATE_LIMIT_TENANT_PER_MINUTE: '1000000',
+};
+
 export interface TestService {
   service: RunningService;
   baseUrl: string;
@@ -45,6 +55,10 @@ export async function startTestService(
     OUTBOX_POLL_MS: '200',
     JOB_BACKOFF_MS: '100',
     LOG_LEVEL: 'silent',
+    // Everything runs on 127.0.0.1 (trusted-issuer stubs, audit sinks), and test files send bursts
+    // from one address: the guarded fetch may reach it, and the limits sit far above the bursts.
+    OUTBOUND_ALLOW_PRIVATE: '127.0.0.1',
+    ...GENEROUS_RATE_LIMITS,
     ...(opts.redis === false ? {} : { REDIS_URL: inject('redisUrl') }),
     ...opts.env,
   };

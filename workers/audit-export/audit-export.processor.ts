@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { outboundPolicy } from '../../server/outbound/outbound-policy.js';
 import { Tenant } from '../../server/tenants/tenant.entity.js';
 import { drainTenant } from '../audit-seal/seal-pending-audit.js';
 import type { Processor } from '../job-context.js';
@@ -23,7 +24,7 @@ const cursorOf = (em: EntityManager) => ({
  */
 export const auditExportProcessor: Processor = async ({ tenantId }, { em, config, logger, signer }) => {
   const sink: AuditSink = config.AUDIT_EXPORT_URL
-    ? httpsSink(config.AUDIT_EXPORT_URL, cursorOf(em))
+    ? httpsSink(config.AUDIT_EXPORT_URL, cursorOf(em), outboundPolicy(config))
     : directorySink(config.AUDIT_EXPORT_DIR ?? path.join(config.dataDir, 'audit-export'));
   const tenants = tenantId ? [tenantId] : (await em.find(Tenant, {}, { fields: ['id'] })).map((t) => t.id);
   for (const id of tenants) {

@@ -1,5 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { guardedFetch } from '../../server/outbound/guarded-fetch.js';
+import type { OutboundPolicy } from '../../server/outbound/outbound-policy.js';
 
 /**
  * Where exported audit events go. The sink itself says how far it got (`lastSeq`), so an export that
@@ -49,16 +51,20 @@ export function directorySink(dir: string): AuditSink {
  * receiver drops a batch it has seen. The position is kept in `audit_export_cursor`, advanced only
  * after a 2xx, so a crash re-sends (with the same key) rather than skips.
  */
-export function httpsSink(url: string, cursor: { get(t: string): Promise<number> }): AuditSink {
+export function httpsSink(
+  url: string,
+  cursor: { get(t: string): Promise<number> },
+  policy: OutboundPolicy,
+): AuditSink {
   return {
     description: `POST ${new URL(url).origin}`,
     lastSeq: (tenantId) => cursor.get(tenantId),
     async append(tenantId, fromSeq, lines) {
-      const res = await fetch(url, {
+      const res = await guardedFetch(policy, url, {
         method: 'POST',
         headers: { 'content-type': 'application/x-ndjson', 'idempotency-key': `${tenantId}:${fromSeq}` },
         body: `${lines.join('\n')}\n`,
-        signal: AbortSignal.timeout(30_000),
+        timeoutMs: 30_000,
       });
       if (!res.ok) throw new Error(`audit sink answered ${res.status}`);
     },

@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { appendAuditEvent } from '../audit/audit-log.js';
+import { invalidRequest } from '../oid4vci/oauth-error.js';
+import { PresentationSession } from './presentation-session.entity.js';
+import type { VerifierServices } from './verifier-services.js';
+
+export const RESPONSE_CODE_TTL_SECONDS = 300;
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export type Outcome =
+  | { claims: Record<string, unknown>; type: string | null }
+  | { reason: string; message: string };
+
+export interface Answer {
+  session: PresentationSession;
+  ephemeral: boolean;
+  outcome: Outcome;
+  /** Hash of the vp_token; absent when the wallet declined. */
+  tokenHash?: string;
+  /** A redirect code for the integrator, when the session is verified and has a redirect_uri. */
+  code?: string;
+}
+
+const alreadyAnswered = () => invalidRequest('the session already has its response');
+const replayed = () => invalidRequest('this vp_token was presented before');
+
+/**
+ * Records the one answer a session gets. A vp_token is claimed by a conditional insert into
+ * `presented_token`, so of many sessions racing with one token exactly one takes it and the others
+ * are refused with a 400 that changes nothing (never a key violation). A session of an anonymous
+ * sign-in gets a row only when it is verified; a failure stays in the TTL store.
+ */
+export async function recordOutcome(em: EntityManager, s: VerifierServices, a: Answer) {
+  if (a.ephemeral) return recordEphemeralOutcome(em, s, a);
+  return em.transactional(async (tx) => {
+    const row = await tx.findOneOrFail(
+      PresentationSession,
+      { id: a.session.id },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (row.status !== 'pending') throw alreadyAnswered();
+    if (a.tokenHash && !(await claimToken(tx, a.tokenHash, row.id))) throw replayed();
+    row.completedAt = new Date();
+    applyOutcome(row, a);
+    await tx.flush();
+    await audit(tx, row, a.outcome);
+    return row;
+  });
+}
+
+async function recordEphemeralOutcome(em: EntityManager, s: VerifierServices, a: Answer) {
+  const { session, outcome } = a;
+  const verified = 'claims' in outcome;
+  const failureReason = verified ? null : outcome.reason;
+  if (!(await s.ephemeral.settle(session, verified ? 'verified' : 'failed', failureReason)))
+    throw alreadyAnswered();
+  if (!verified) return { ...session, status: 'failed' as const, failureReason, completedAt: new Date() };
+  try {
+    return await em.transactional(async (tx) => {
+      if (a.tokenHash && !(await claimToken(tx, a.tokenHash, session.id))) throw replayed();
+      const row = { ...session, completedAt: new Date() };
+      applyOutcome(row, a);
+      const inserted = await tx
+        .createQueryBuilder(PresentationSession)
+        .insert(row)
+        .onConflict('id')
+        .ignore()
+        .execute('run');
+      if (!inserted.affectedRows) throw alreadyAnswered();
+      await audit(tx, row, outcome);
+      return row;
+    });
+  } catch (e) {
+    await s.ephemeral.unsettle(session.id).catch(() => undefined);
+    throw e;
+  }
+}
+
+async function claimToken(tx: EntityManager, tokenHash: string, sessionId: string): Promise<boolean> {
+  const rows = await tx.execute(
+    `insert into presented_token (token_hash, session_id, created_at) values (?, ?, now())
+     on conflict (token_hash) do nothing returning token_hash`,
+    [tokenHash, sessionId],
+  );
+  return rows.length > 0;
+}
+
+function applyOutcome(row: PresentationSession, a: Answer) {
+  if ('claims' in a.outcome) {
+    row.status = 'verified';
+    row.result = { claims: a.outcome.claims, credential_type: a.outcome.type };
+    if (a.code) {
+      row.responseCodeHash = sha256(a.code);
+      row.responseCodeExpiresAt = new Date(Date.now() + RESPONSE_CODE_TTL_SECONDS * 1000);
+    }
+  } else {
+    row.status = 'failed';
+    row.failureReason = a.outcome.reason;
+  }
+}
+
+const audit = (tx: EntityManager, row: PresentationSession, outcome: Outcome) =>
+  appendAuditEvent(tx, {
+    tenantId: row.tenantId,
+    actor: 'wallet',
+    action: row.status === 'verified' ? 'verification.verified' : 'verification.failed',
+    subject: row.id,
+    details: 'reason' in outcome ? { reason: outcome.reason } : { credential_type: outcome.type },
+  });
