@@ -10,6 +10,7 @@ export * from './admin/api-token.js';
 export * from './admin/audit-event.js';
 export * from './admin/signing-key.js';
 export * from './admin/tenant.js';
+export * from './admin/tenant-branding.js';
 export * from './integrator-contract.js';
 export * from './problem-details.js';
 export { adminContract, healthContract, integratorContract };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OfferLifetime, PreAuthorizedCodeLifetime } from '../issuance/offer-lifetimes.js';
+import { MailSender, TenantBranding } from './tenant-branding.js';
 
 export const TenantId = z
   .string()
@@ -41,6 +42,8 @@ export const TenantUpdateRequest = z
     pre_authorized_code_expires_in: PreAuthorizedCodeLifetime.nullable()
       .optional()
       .describe('Seconds a pre-authorized code is good once a wallet fetched the offer; null: 600'),
+    branding: TenantBranding.nullable().optional().describe('Replaces the whole branding; null: none'),
+    mail_from: MailSender.nullable().optional(),
   })
   .strict();
 
@@ -56,6 +59,8 @@ export const Tenant = z.object({
     .int()
     .nullable()
     .describe('Seconds a fetched pre-authorized code is good; null: 600'),
+  branding: TenantBranding.nullable(),
+  mail_from: z.string().nullable().describe("Sender of the tenant's mail; null: the service's MAIL_FROM"),
   scim_url: z.string().url(),
   created_at: z.string().datetime(),
   updated_at: z.string().datetime(),

@@ -3,15 +3,39 @@ import QRCode from 'qrcode';
 import { escapeHtml } from '../http/escape-html.js';
 import { findOpenOffer } from '../issuance/find-open-offer.js';
 import { offerUri } from '../issuance/offer-urls.js';
+import {
+  allowLogo,
+  brandCss,
+  brandHeader,
+  expiryHtml,
+  loadTenantPage,
+  type TenantPage,
+} from '../tenants/branded-page.js';
 
-const page = (title: string, body: string) =>
+// Inline styles only (helmet's CSP allows them); the page has no script at all.
+const STYLE = `
+body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #1d2330; }
+.brand { display: flex; align-items: center; gap: .75rem; padding: .75rem 1.25rem;
+         background: var(--brand); color: var(--on-brand); font-weight: 600; }
+.brand .logo { height: 2rem; max-width: 8rem; object-fit: contain; }
+main { max-width: 28rem; margin: 2rem auto; padding: 2rem; background: #fff; border-radius: 12px;
+       box-shadow: 0 1px 4px rgba(0,0,0,.1); text-align: center; }
+h1 { font-size: 1.35rem; margin: 0 0 .5rem; }
+.qr { max-width: 18rem; margin: auto; }
+a.button { display: inline-block; padding: .6rem 1.2rem; border-radius: 8px; background: var(--brand);
+           color: var(--on-brand); text-decoration: none; }
+.expiry { color: #5b6270; font-size: .9rem; }`;
+
+const page = (title: string, body: string, brand?: TenantPage) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-  `<title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;text-align:center">` +
-  `${body}</body></html>`;
+  `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title>` +
+  `<style>${brand ? brandCss(brand) : ':root { --brand: #1f5fd1; --on-brand: #fff; }'}${STYLE}</style></head>` +
+  `<body>${brand ? brandHeader(brand) : ''}<main>${body}</main></body></html>`;
 
 /**
- * The page an e-mailed offer links to: a QR code for a wallet on another device and a link that
- * opens a wallet on this one. The offer itself (with its code) is fetched by the wallet, not shown.
+ * The page an e-mailed offer links to: who offers which credential until when, a QR code for a
+ * wallet on another device and a link that opens a wallet on this one, in the tenant's colours.
+ * The offer itself (with its code) is fetched by the wallet, not shown.
  */
 export function offerPageRoute(issuerUrl: string) {
   return async (req: Request, res: Response) => {
@@ -29,16 +53,23 @@ export function offerPageRoute(issuerUrl: string) {
         );
       return;
     }
+    const brand = await loadTenantPage(req.em, issuance.tenantId, issuance.configurationId);
     const uri = offerUri(issuerUrl, issuance.id);
     const qr = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    const e = escapeHtml;
+    allowLogo(res, brand);
     res
       .type('html')
       .send(
         page(
-          'Your credential offer',
-          `<h1>Your credential offer</h1><p>Scan this code with your wallet:</p><div style="max-width:18rem;margin:auto">${qr}</div>` +
-            `<p>On this phone? <a href="${escapeHtml(uri)}">Open the offer in your wallet</a>.</p>` +
-            '<p>Your wallet will ask for the activation code we sent you in a separate e-mail.</p>',
+          `${brand.credentialName} from ${brand.tenantName}`,
+          `<h1>Your ${e(brand.credentialName)}</h1>` +
+            `<p>from ${e(brand.tenantName)}</p><p>Scan this code with your wallet:</p>` +
+            `<div class="qr">${qr}</div>` +
+            `<p>On this phone? <a class="button" href="${e(uri)}">Open the offer in your wallet</a></p>` +
+            '<p>Your wallet will ask for the activation code we sent you in a separate e-mail.</p>' +
+            `<p class="expiry">This offer expires on ${expiryHtml(issuance.expiresAt)}.</p>`,
+          brand,
         ),
       );
   };

@@ -9,6 +9,9 @@ export const LOGIN_SCRIPT = `'use strict';
   var main = document.getElementById('login');
   var status = document.getElementById('status');
   var back = document.getElementById('return');
+  // The page states the expiry in UTC (it is rendered without knowing the reader's zone); show it in theirs.
+  var expiry = document.querySelector('.expiry time');
+  if (expiry) expiry.textContent = new Date(expiry.getAttribute('datetime')).toLocaleString();
   if (!main || !status || typeof EventSource === 'undefined') return;
   function show(state, text) {
     main.setAttribute('data-state', state);

@@ -52,6 +52,8 @@ export function adminTenantRoutes(config: Config) {
             delivery: body.delivery,
             mandator: body.mandator,
             credentialConfigurations: body.credential_configurations,
+            branding: body.branding,
+            mailFrom: body.mail_from,
             offerTtlSeconds: body.offer_expires_in,
             preAuthorizedCodeTtlSeconds: body.pre_authorized_code_expires_in,
           },

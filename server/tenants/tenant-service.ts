@@ -3,7 +3,7 @@ import { type EntityManager, UniqueConstraintViolationException } from '@mikro-o
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { conflict, notFound } from '../http/problem.js';
 import { ApiToken, type TokenKind } from './api-token.entity.js';
-import { type Mandator, Tenant } from './tenant.entity.js';
+import { type Mandator, Tenant, type TenantBranding } from './tenant.entity.js';
 import { mintToken } from './token-secret.js';
 
 export interface TenantInput {
@@ -18,6 +18,8 @@ export interface TenantChanges {
   delivery?: 'email' | 'direct' | undefined;
   mandator?: Mandator | null | undefined;
   credentialConfigurations?: string[] | null | undefined;
+  branding?: TenantBranding | null | undefined;
+  mailFrom?: string | null | undefined;
   offerTtlSeconds?: number | null | undefined;
   preAuthorizedCodeTtlSeconds?: number | null | undefined;
 }
@@ -30,6 +32,8 @@ export async function createTenant(em: EntityManager, input: TenantInput, actor:
         ...input,
         mandator: input.mandator ?? null,
         credentialConfigurations: null,
+        branding: null,
+        mailFrom: null,
         offerTtlSeconds: null,
         preAuthorizedCodeTtlSeconds: null,
       });

@@ -1,8 +1,10 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Mandator as MandatorSchema } from '../../contract/admin/tenant.js';
+import type { TenantBranding } from '../../contract/admin/tenant-branding.js';
 
 export type Mandator = z.infer<typeof MandatorSchema>;
+export type { TenantBranding };
 
 export const Tenant = defineEntity({
   name: 'Tenant',
@@ -14,6 +16,10 @@ export const Tenant = defineEntity({
     mandator: p.json<Mandator>().nullable(),
     /** Configurations the tenant may issue; null means all. */
     credentialConfigurations: p.json<string[]>().nullable(),
+    /** Logo and colour of the tenant's offer and login pages; null: the service's plain look. */
+    branding: p.json<TenantBranding>().nullable(),
+    /** From of the tenant's mail; null: MAIL_FROM. */
+    mailFrom: p.string().nullable(),
     /** Seconds the tenant's offers stay open unless a request says; null: OFFER_TTL_SECONDS. */
     offerTtlSeconds: p.integer().nullable(),
     /** Seconds a fetched pre-authorized code is good; null: DEFAULT_PRE_AUTHORIZED_CODE_SECONDS. */

@@ -9,6 +9,8 @@ export const tenantView = (t: Tenant, publicUrl: string) => ({
   delivery: t.delivery,
   mandator: t.mandator ?? null,
   credential_configurations: t.credentialConfigurations ?? null,
+  branding: t.branding ?? null,
+  mail_from: t.mailFrom ?? null,
   offer_expires_in: t.offerTtlSeconds ?? null,
   pre_authorized_code_expires_in: t.preAuthorizedCodeTtlSeconds ?? null,
   scim_url: scimUrlOf(publicUrl, t.id),

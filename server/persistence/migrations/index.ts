@@ -10,6 +10,7 @@ import { Migration20261123000100_audit_sealing } from './Migration20261123000100
 import { Migration20261123000200_scim_group_unique } from './Migration20261123000200_scim_group_unique.js';
 import { Migration20261123000210_scim_user_credential } from './Migration20261123000210_scim_user_credential.js';
 import { Migration20261123000300_offer_lifetimes } from './Migration20261123000300_offer_lifetimes.js';
+import { Migration20261123000400_tenant_branding } from './Migration20261123000400_tenant_branding.js';
 import { Migration20261123000600_status_and_counts } from './Migration20261123000600_status_and_counts.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
@@ -28,5 +29,6 @@ export const migrations: MigrationObject[] = [
     class: Migration20261123000210_scim_user_credential,
   },
   { name: 'Migration20261123000300_offer_lifetimes', class: Migration20261123000300_offer_lifetimes },
+  { name: 'Migration20261123000400_tenant_branding', class: Migration20261123000400_tenant_branding },
   { name: 'Migration20261123000600_status_and_counts', class: Migration20261123000600_status_and_counts },
 ];

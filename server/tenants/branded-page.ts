@@ -1,0 +1,105 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Response } from 'express';
+import { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
+import { escapeHtml } from '../http/escape-html.js';
+import { Tenant } from './tenant.entity.js';
+
+/**
+ * What a tenant's pages (the credential offer page, the OpenID Connect login page) show of the
+ * tenant and the credential: names, logo, colour. Every value is escaped where it is written, and
+ * the colour and logo address are checked again here although the admin API already did, since a
+ * page must never carry markup or CSS from a stored value.
+ */
+export interface TenantPage {
+  tenantName: string;
+  /** The configuration's display name (English first), else its id. */
+  credentialName: string;
+  logoUri: string | null;
+  primaryColor: string | null;
+}
+
+const COLOR = /^#[0-9a-fA-F]{6}$/;
+// An origin that can stand in a CSP source list: https, a plain host name, an optional port.
+const LOGO_ORIGIN = /^https:\/\/[a-z0-9.-]+(:\d{1,5})?$/;
+const DEFAULT_COLOR = '#1f5fd1';
+
+function logoOrigin(uri: string | null | undefined): string | null {
+  if (!uri) return null;
+  try {
+    const { origin } = new URL(uri);
+    return LOGO_ORIGIN.test(origin) ? origin : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function loadTenantPage(
+  em: EntityManager,
+  tenantId: string,
+  configurationId: string,
+): Promise<TenantPage> {
+  const [tenant, configuration] = await Promise.all([
+    em.findOne(Tenant, { id: tenantId }),
+    em.findOne(CredentialConfiguration, { id: configurationId }),
+  ]);
+  const display = configuration?.display ?? [];
+  const name = (display.find((d) => d.locale.startsWith('en')) ?? display[0])?.name;
+  const logo = tenant?.branding?.logo_uri;
+  const color = tenant?.branding?.primary_color;
+  return {
+    tenantName: tenant?.name ?? tenantId,
+    credentialName: name ?? configurationId,
+    logoUri: logo && logoOrigin(logo) ? logo : null,
+    primaryColor: color && COLOR.test(color) ? color : null,
+  };
+}
+
+/** Black or white, whichever reads better on `hex` (WCAG relative luminance). */
+function textOn(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179 ? '#111111' : '#ffffff';
+}
+
+/** CSS custom properties of the tenant's colour, for the page's own stylesheet to use. */
+export function brandCss(p: TenantPage): string {
+  const brand = p.primaryColor ?? DEFAULT_COLOR;
+  return `:root { --brand: ${brand}; --on-brand: ${textOn(brand)}; }`;
+}
+
+/** The band at the top of a page: the tenant's logo (when set) and name. */
+export function brandHeader(p: TenantPage): string {
+  const logo = p.logoUri
+    ? `<img class="logo" src="${escapeHtml(p.logoUri)}" alt="" referrerpolicy="no-referrer">`
+    : '';
+  return `<header class="brand">${logo}<span class="tenant">${escapeHtml(p.tenantName)}</span></header>`;
+}
+
+/**
+ * Lets this response load the tenant's logo: its origin is added to the img-src of the
+ * Content-Security-Policy the security headers set (only to that directive, only for this page).
+ */
+export function allowLogo(res: Response, p: TenantPage): void {
+  const header = res.getHeader('Content-Security-Policy');
+  const origin = logoOrigin(p.logoUri);
+  if (!origin || typeof header !== 'string') return;
+  const directives = header.split(';').map((d) => d.trim());
+  const img = directives.findIndex((d) => d.split(/\s+/)[0] === 'img-src');
+  const fallback = directives.find((d) => d.split(/\s+/)[0] === 'default-src');
+  if (img >= 0) directives[img] = `${directives[img]} ${origin}`;
+  else if (fallback) directives.push(`img-src ${fallback.slice('default-src'.length).trim()} ${origin}`);
+  else return; // nothing restricts images
+  res.setHeader('Content-Security-Policy', directives.filter(Boolean).join(';'));
+}
+
+/** `26 November 2026 at 13:05 UTC` inside a <time> element: pages are rendered without a script. */
+export function expiryHtml(at: Date): string {
+  const text = new Intl.DateTimeFormat('en-GB', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(at);
+  return `<time datetime="${at.toISOString()}">${escapeHtml(text)} UTC</time>`;
+}
