@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { compactDecrypt, decodeProtectedHeader } from 'jose';
+import { CONTROL_CHARACTERS } from '../http/request-hygiene.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
 import { findSession } from './ephemeral-sessions.js';
 import type { PresentationSession } from './presentation-session.entity.js';
@@ -42,7 +43,9 @@ export async function readAuthorizationResponse(
     } catch {
       throw invalidRequest('response is not a JWE');
     }
-    const found = kid ? await findSession(em, s.ephemeral, { encKid: kid }) : undefined;
+    // A kid with control characters names no session, and must not reach SQL (NUL cannot).
+    const usable = kid && !CONTROL_CHARACTERS.test(kid) ? kid : undefined;
+    const found = usable ? await findSession(em, s.ephemeral, { encKid: usable }) : undefined;
     const session = found?.session;
     if (!found || !session?.encKeySealed || !session.encKid)
       throw invalidRequest('response is not encrypted to a key of a session');
