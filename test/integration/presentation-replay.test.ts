@@ -59,7 +59,10 @@ describe('one vp_token sent to 20 sessions at once', () => {
     const sessions = await Promise.all(Array.from({ length: 20 }, directPostSession));
     const vpToken = (await capturedResponse(h.wallet, sessions[0]?.uri ?? '')).get('vp_token') ?? '';
     const answers = await Promise.all(sessions.map((s) => respond({ vp_token: vpToken, state: s.state })));
-    const bodies = await Promise.all(answers.map(async (a) => ({ status: a.status, ...(await a.json()) })));
+    type Answer = { status: number; error?: string; error_description?: string };
+    const bodies: Answer[] = await Promise.all(
+      answers.map(async (a) => ({ status: a.status, ...((await a.json()) as object) })),
+    );
     expect(bodies.filter((b) => b.status >= 500)).toEqual([]);
     const replays = bodies.filter((b) => /presented before/.test(b.error_description ?? ''));
     expect(replays).toHaveLength(19);
