@@ -145,6 +145,8 @@ describe('issuance to a third-party wallet (@openid4vc/openid4vci, @sd-jwt/sd-jw
     const wallet = new ThirdPartyWallet();
     const received = await wallet.receive(offerUri, txCode);
     expect(received.header).toMatchObject({ typ: 'dc+sd-jwt', alg: 'ES256' });
+    // It took the signed issuer metadata, which it refuses unless typed openidvci-issuer-metadata+jwt.
+    expect(received.signedMetadata).toBe(true);
     expect(received.claims).toMatchObject(expectedClaims);
     expect(await wallet.status(received.credential)).toBe(0);
     expect(received.notificationId).toEqual(expect.any(String));

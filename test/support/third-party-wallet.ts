@@ -38,6 +38,8 @@ export interface ThirdPartyReceived {
   header: Record<string, unknown>;
   holderJwk: JWK;
   notificationId?: string;
+  /** The issuer metadata came signed and @openid4vc/openid4vci accepted it (typ, sub, signature). */
+  signedMetadata: boolean;
 }
 
 const issuerPayload = (sdJwt: string) =>
@@ -85,14 +87,34 @@ const sdJwtVcVerifier = (credentialIssuer?: string) =>
 export class ThirdPartyWallet {
   readonly #keys = new Map<string, KeyPair>();
 
-  readonly #callbacks: Omit<CallbackContext, 'verifyJwt' | 'decryptJwe' | 'encryptJwe'> = {
-    fetch,
+  readonly #callbacks: Omit<CallbackContext, 'decryptJwe' | 'encryptJwe'> = {
+    // The library sends no Accept header; this wallet prefers signed issuer metadata, as a wallet
+    // may (OID4VCI 12.2.2), and so gets it whenever the issuer offers it.
+    fetch: (input, init) => {
+      if (!String(input).includes('/.well-known/openid-credential-issuer')) return fetch(input, init);
+      const headers = new Headers(init?.headers);
+      headers.set('accept', 'application/jwt, application/json;q=0.5');
+      return fetch(input, { ...init, headers });
+    },
     hash: (data, alg) => {
       if (alg !== HashAlgorithm.Sha256) throw new Error(`unsupported hash ${alg}`);
       return createHash('sha256').update(data).digest();
     },
     generateRandom: (n) => randomBytes(n),
     clientAuthentication: clientAuthenticationAnonymous(),
+    // Given this, the library asks for signed issuer metadata (OID4VCI 12.2.3) and checks its typ
+    // and sub itself; the signer is named by kid alone, a key the issuer publishes at jwt-vc-issuer.
+    verifyJwt: async (signer, { compact, payload }) => {
+      const issuer = typeof payload.sub === 'string' ? payload.sub : undefined;
+      if (signer.method !== 'custom' || !signer.kid || !issuer) return { verified: false };
+      const key = (await jwtVcIssuerKeys(issuer)).find((k) => k.kid === signer.kid);
+      if (!key) return { verified: false };
+      const ok = await compactVerify(compact, await importJWK(key, signer.alg)).then(
+        () => true,
+        () => false,
+      );
+      return ok ? { verified: true, signerJwk: key as never } : { verified: false };
+    },
     signJwt: async (signer: JwtSigner, { header, payload }) => {
       if (signer.method !== 'jwk') throw new Error(`signer method ${signer.method} is not supported`);
       const pair = this.#keys.get(await calculateJwkThumbprint(signer.publicJwk as JWK));
@@ -151,7 +173,13 @@ export class ThirdPartyWallet {
         notification: { notificationId, event: 'credential_accepted' },
       });
     }
-    return { credential: first, ...verified, holderJwk, ...(notificationId ? { notificationId } : {}) };
+    return {
+      credential: first,
+      ...verified,
+      holderJwk,
+      ...(notificationId ? { notificationId } : {}),
+      signedMetadata: issuerMetadata.signedCredentialIssuer !== undefined,
+    };
   }
 
   /** Verifies with @sd-jwt/sd-jwt-vc (status included) and checks `typ` and `cnf.jwk`, which it leaves to us. */
