@@ -10,13 +10,13 @@ import { HolderWallet, PresentationDeclinedError, WalletError } from './src/inde
  *   receive <offer-uri> --tx-code 123456   redeems an `openid-credential-offer://` link, verifies
  *                                           and stores the credential, prints its claims and status
  *   present <openid4vp-uri>                answers a verifier's request with a stored credential
- *   list                                   prints the stored credentials
+ *   list                                   prints the stored credentials and their current status
  * Every command prints one JSON document on stdout. `--allow-http` for a local service without TLS.
  */
 const USAGE = `usage: npx tsx clients/wallet/cli.ts <command> [options]
   receive <offer-uri> [--tx-code CODE]   redeem a credential offer and store the credential
   present <openid4vp-uri>                present a stored credential to a verifier
-  list                                   show the stored credentials
+  list                                   show the stored credentials and their status now
 options: --store DIR (default ~/.credservice-wallet)  --allow-http (a local service without TLS)`;
 
 const { positionals, values } = parseArgs({
@@ -60,11 +60,18 @@ try {
     }));
     print({ verifier: result.request.client_id, presented, redirect_uri: result.redirectUri ?? null });
   } else {
-    const credentials = await wallet.list();
-    print({
-      store,
-      credentials: credentials.map(({ id, vct, issuer, receivedAt }) => ({ id, vct, issuer, receivedAt })),
-    });
+    const credentials = [];
+    for (const { id, vct, issuer, receivedAt, statusReference } of await wallet.list()) {
+      // Read afresh from the issuer's status list, so that a revocation shows here.
+      const status = statusReference
+        ? await wallet.checkStatus(id).then(
+            (s) => s.label,
+            (e: Error) => `unknown (${e.message})`,
+          )
+        : undefined;
+      credentials.push({ id, vct, issuer, receivedAt, status });
+    }
+    print({ store, credentials });
   }
 } catch (e) {
   if (e instanceof PresentationDeclinedError)

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailedOffer } from '../support/mailed-offer.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
+import { until } from '../support/until.js';
 
 /**
  * The demo wallet's CLI as a user runs it: `receive` in one process, `present` in another, with the
@@ -72,7 +73,9 @@ describe('the wallet CLI', () => {
     });
 
     const listed = JSON.parse((await wallet('list', '--store', store)).stdout);
-    expect(listed.credentials.map((c: { id: string }) => c.id)).toEqual([receivedJson.credentials[0].id]);
+    expect(listed.credentials).toEqual([
+      expect.objectContaining({ id: receivedJson.credentials[0].id, status: 'VALID' }),
+    ]);
 
     const s = await verificationSession();
     const presented = await wallet('present', s.authorization_request_uri, '--store', store);
@@ -87,6 +90,14 @@ describe('the wallet CLI', () => {
       status: 'verified',
       claims: { mandatee: { firstName: 'Ana', lastName: 'Ruiz' } },
     });
+
+    // Revoked by the integrator, and `list` shows it once the status list is republished.
+    const issued = await f.integrator.getIssuance({ params: { id: offer.offerId } });
+    const credentialId = issued.status === 200 ? (issued.body.credentials[0]?.id ?? '') : '';
+    expect((await f.integrator.revokeCredential({ params: { id: credentialId } })).status).toBe(200);
+    const statusNow = async () =>
+      JSON.parse((await wallet('list', '--store', store)).stdout).credentials[0].status;
+    expect(await until(statusNow, (s) => s === 'INVALID', 20_000)).toBe('INVALID');
   });
 
   it('an empty store declines: exit 1, a message, and the session fails', async () => {
