@@ -18,6 +18,15 @@ export async function groupsOfUsers(em: EntityManager, userIds: string[]): Promi
   return byUser;
 }
 
+/** The group names of each of these users, e.g. before a change, to tell whose powers it altered. */
+export async function groupNamesOfUsers(
+  em: EntityManager,
+  userIds: string[],
+): Promise<Map<string, string[]>> {
+  const refs = await groupsOfUsers(em, userIds);
+  return new Map([...refs].map(([user, groups]) => [user, groups.map((g) => g.displayName)]));
+}
+
 export interface GroupMember {
   id: string;
   display: string;

@@ -7,7 +7,7 @@ import { isUuid } from '../persistence/uuid.js';
 import { applyPatch } from '../scim/patch/apply-patch.js';
 import { requiredString, resourceFromBody } from '../scim/resource-input.js';
 import { ScimError } from '../scim/scim-error.js';
-import { groupsOfUsers, membersOfGroups } from './group-membership.js';
+import { groupNamesOfUsers, membersOfGroups } from './group-membership.js';
 import { checkIfMatch } from './if-match.js';
 import { resyncGroupMembers } from './resync-group-members.js';
 import type { ScimCall } from './scim-call.js';
@@ -25,12 +25,6 @@ function requestedMembers(resource: Json): Map<string, string | null> {
   const display = (m: Json) =>
     typeof m.display === 'string' ? m.display : typeof m.displayName === 'string' ? m.displayName : null;
   return new Map(members.map((m) => [String(m.value ?? ''), display(m)]));
-}
-
-/** The group names of each of these users now, to tell afterwards whose powers a change altered. */
-async function groupNamesOfUsers(tx: EntityManager, userIds: string[]): Promise<Map<string, string[]>> {
-  const refs = await groupsOfUsers(tx, userIds);
-  return new Map([...refs].map(([user, groups]) => [user, groups.map((g) => g.displayName)]));
 }
 
 /** Stores the group row; a displayName another group of the tenant has (ignoring case) is 409. */
