@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { scheduleAuditExport } from '../workers/audit-export/audit-export-schedule.js';
 import { scheduleAuditSealing } from '../workers/audit-seal/audit-seal-schedule.js';
+import { scheduleStatusListPublishing } from '../workers/status-list/status-list-schedule.js';
 import { bullMqDispatcher } from '../workers/bullmq-dispatcher.js';
 import { inProcessDispatcher } from '../workers/in-process-dispatcher.js';
 import type { JobDispatcher } from '../workers/job-dispatcher.js';
@@ -113,6 +114,10 @@ export async function startService(
   const stopSealing = config.runsWorkers
     ? scheduleAuditSealing(orm, keys, config.AUDIT_SEAL_INTERVAL_MS, logger)
     : async () => undefined;
+  // Status changes are published by worker nodes looking for them, not by an outbox row per change.
+  const stopPublishing = config.runsWorkers
+    ? scheduleStatusListPublishing(orm, { signer: keys, issuerUrl: config.issuerUrl, logger })
+    : async () => undefined;
 
   const events = redis ? redisSessionEvents(redis) : localSessionEvents();
   const shared = sharedState(redis, config.QUEUE_PREFIX);
@@ -149,6 +154,7 @@ export async function startService(
       }
       stopSchedule();
       await stopSealing();
+      await stopPublishing();
       await stopListening();
       // With Redis gone, BullMQ would wait for it forever; what it holds is safe in the outbox.
       await settleWithin(jobs.stop(), config.SHUTDOWN_TIMEOUT_MS / 2, () =>

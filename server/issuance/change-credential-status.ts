@@ -1,7 +1,7 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { notFound, Problem } from '../http/problem.js';
+import { isUuid } from '../persistence/uuid.js';
 import { setCredentialStatus } from '../status-list/set-credential-status.js';
 import { type CredentialStatus, IssuedCredential } from './issued-credential.entity.js';
 
@@ -16,9 +16,12 @@ const TRANSITIONS: Record<StatusAction, { from: CredentialStatus[]; to: Credenti
 const LIST_VALUE = { valid: 'valid', revoked: 'invalid', suspended: 'suspended' } as const;
 
 /**
- * Moves a credential of the tenant to another status: the record, its status list bits (which the
+ * Moves a credential of the tenant to another status: the record, its status list entry (which the
  * status-list worker then publishes) and the audit event change in one transaction. Revocation is
  * final; repeating the current action is a no-op answered with the current status.
+ *
+ * The move is one conditional UPDATE … RETURNING (the row lock it takes is the credential's own);
+ * only when it matches nothing is the credential read, to tell a no-op from a conflict or a 404.
  */
 export async function changeCredentialStatus(
   em: EntityManager,
@@ -28,14 +31,24 @@ export async function changeCredentialStatus(
   actor: string,
 ) {
   return em.transactional(async (tx) => {
-    const credential = await tx.findOne(
-      IssuedCredential,
-      { id: credentialId, tenantId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
-    if (!credential) throw notFound(`credential ${credentialId}`);
     const { from, to } = TRANSITIONS[action];
-    if (credential.status !== to && !from.includes(credential.status)) {
+    const [moved] = isUuid(credentialId)
+      ? await tx.execute(
+          `update issued_credential set status = ? where id = ? and tenant_id = ? and status in (${from.map(() => '?').join(', ')})
+           returning *`,
+          [to, credentialId, tenantId, ...from],
+        )
+      : [];
+    if (moved) {
+      const credential = tx.map(IssuedCredential, moved);
+      await recordStatusChange(tx, credential, actor);
+      return credential;
+    }
+    const credential = isUuid(credentialId)
+      ? await tx.findOne(IssuedCredential, { id: credentialId, tenantId })
+      : null;
+    if (!credential) throw notFound(`credential ${credentialId}`);
+    if (credential.status !== to) {
       throw new Problem(
         409,
         'invalid-status-transition',
@@ -43,7 +56,6 @@ export async function changeCredentialStatus(
         `a ${credential.status} credential cannot be ${action}ed`,
       );
     }
-    await applyStatusAction(tx, credential, action, actor);
     return credential;
   });
 }
@@ -62,12 +74,24 @@ export async function applyStatusAction(
   const { from, to } = TRANSITIONS[action];
   if (!from.includes(credential.status)) return false;
   credential.status = to;
+  await tx.flush();
+  await recordStatusChange(tx, credential, actor, reason);
+  return true;
+}
+
+/** The status list entry and the audit event of a credential whose record now has its new status. */
+async function recordStatusChange(
+  tx: EntityManager,
+  credential: IssuedCredential,
+  actor: string,
+  reason?: string,
+): Promise<void> {
+  const to = credential.status;
   await setCredentialStatus(
     tx,
     { listId: credential.statusListId, idx: credential.statusIdx },
     LIST_VALUE[to],
   );
-  await tx.flush();
   await appendAuditEvent(tx, {
     tenantId: credential.tenantId,
     actor,
@@ -79,5 +103,4 @@ export async function applyStatusAction(
       ...(reason ? { reason } : {}),
     },
   });
-  return true;
 }
