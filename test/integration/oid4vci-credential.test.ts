@@ -250,7 +250,8 @@ describe('OID4VCI credential endpoint', () => {
       ['LEARCredentialEmployee', 'text/plain'],
     ] as const) {
       const res = await send(body, type);
-      expect(res.status, type).toBe(400);
+      // 400, or 415 where the edge refuses the media type before the endpoint reads it.
+      expect([400, 415], type).toContain(res.status);
       expect(await res.json(), type).toMatchObject({ error: 'invalid_credential_request' });
     }
     expect((await state(o.offerId)).credentials).toBe(0);
