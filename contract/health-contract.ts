@@ -4,8 +4,14 @@ import { z } from 'zod';
 const c = initContract();
 
 export const Health = z.object({
-  status: z.enum(['ok', 'unavailable']),
+  status: z
+    .enum(['ok', 'degraded', 'unavailable'])
+    .describe('degraded: requests are served, but something behind them waits (see `degraded`)'),
   checks: z.record(z.enum(['ok', 'failed', 'not configured'])).optional(),
+  degraded: z
+    .array(z.string())
+    .optional()
+    .describe('What does not work fully while a dependency is down, for operators'),
 });
 
 export const healthContract = c.router(
@@ -20,7 +26,8 @@ export const healthContract = c.router(
       method: 'GET',
       path: '/readyz',
       responses: { 200: Health, 503: Health },
-      summary: 'The database and, when configured, Redis answer',
+      summary:
+        'The node can serve requests (200, also while Redis is down: degraded); 503 when its database does not answer',
     },
   },
   { strictStatusCodes: true },

@@ -1,23 +1,72 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../support/spawned-service.js';
-import { startTestService, type TestService } from '../support/test-service.js';
+import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
+import { until } from '../support/until.js';
 
-/** /readyz tells a load balancer the truth: a node whose Redis is gone is not ready. */
+/**
+ * /readyz tells a load balancer the truth: an api node whose Redis is gone still serves requests, so
+ * it stays ready and says what is degraded; a node whose database does not answer is not ready, and
+ * is again as soon as the database is back.
+ */
+let redisless: TestService;
 let t: TestService;
 beforeAll(async () => {
   const closedPort = await freePort();
-  t = await startTestService({ env: { REDIS_URL: `redis://127.0.0.1:${closedPort}`, ROLE: 'api' } });
+  redisless = await startTestService({ env: { REDIS_URL: `redis://127.0.0.1:${closedPort}`, ROLE: 'api' } });
+  t = await startTestService({ env: { ROLE: 'api' } });
 });
-afterAll(() => t.stop());
+afterAll(async () => {
+  await redisless?.stop();
+  await t?.stop();
+});
+
+const ready = async (s: TestService) => {
+  const res = await fetch(`${s.baseUrl}/readyz`);
+  return { status: res.status, body: await res.json() };
+};
 
 describe('readiness', () => {
-  it('answers 503 while Redis is unreachable, while /healthz still answers 200', async () => {
-    const ready = await fetch(`${t.baseUrl}/readyz`);
-    expect(ready.status).toBe(503);
-    expect(await ready.json()).toEqual({
-      status: 'unavailable',
-      checks: { database: 'ok', redis: 'failed' },
+  it('stays ready while Redis is unreachable, says what is degraded, and keeps serving', async () => {
+    const { status, body } = await ready(redisless);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ status: 'degraded', checks: { database: 'ok', redis: 'failed' } });
+    expect(body.degraded.join(' ')).toMatch(/background jobs/);
+    const created = await redisless.admin.createTenant({ body: acmeTenant() });
+    expect(created.status).toBe(201);
+    expect((await fetch(`${redisless.baseUrl}/healthz`)).status).toBe(200);
+  });
+
+  it('is not ready while the database refuses connections, and ready again once it takes them', async () => {
+    expect(await ready(t)).toEqual({
+      status: 200,
+      body: { status: 'ok', checks: { database: 'ok', redis: 'ok' } },
     });
-    expect((await fetch(`${t.baseUrl}/healthz`)).status).toBe(200);
+    const name = new URL(t.db.url).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+    await admin.connect();
+    try {
+      await admin.query(`alter database ${name} allow_connections false`);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+      const down = await until(
+        () => ready(t),
+        (r) => r.status === 503,
+      );
+      expect(down).toMatchObject({
+        status: 503,
+        body: { status: 'unavailable', checks: { database: 'failed' } },
+      });
+    } finally {
+      await admin.query(`alter database ${name} allow_connections true`);
+      await admin.end();
+    }
+    expect(
+      (
+        await until(
+          () => ready(t),
+          (r) => r.status === 200,
+        )
+      ).status,
+    ).toBe(200);
   });
 });
