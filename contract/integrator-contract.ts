@@ -18,7 +18,10 @@ export const IntegratorIdentity = z.object({
   delivery: DeliveryMode,
 });
 
-const credentialPath = z.object({ id: z.string() });
+// Credentials are uuids; a malformed id is a 400 here and never reaches the uuid column.
+const credentialPath = z.object({ id: z.string().uuid() });
+// Offer and session ids are opaque text; bounded so that no id is a payload.
+const textId = z.object({ id: z.string().min(1).max(200) });
 const credentialStatusResponses = {
   200: CredentialStatusChange,
   401: ProblemDetails,
@@ -45,7 +48,7 @@ export const integratorContract = c.router(
     getIssuance: {
       method: 'GET',
       path: '/issuances/:id',
-      pathParams: credentialPath,
+      pathParams: textId,
       responses: { 200: Issuance, 401: ProblemDetails, 404: ProblemDetails },
       summary: 'Read an issuance and the status of its credentials',
     },
@@ -84,7 +87,7 @@ export const integratorContract = c.router(
     getAuthorizationRequest: {
       method: 'GET',
       path: '/authorization-request/:id',
-      pathParams: z.object({ id: z.string() }),
+      pathParams: textId,
       responses: { 200: VerificationStatus, 401: ProblemDetails, 404: ProblemDetails },
       summary: 'The status of a presentation session, and the disclosed claims once verified',
     },

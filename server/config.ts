@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { isLoopbackUrl, TrustProxySetting } from './http/trust-proxy-setting.js';
 import { OutboundEnv } from './outbound/outbound-policy.js';
 import { RateLimitEnv } from './rate-limit/rate-limit-settings.js';
 
@@ -23,7 +24,10 @@ const EnvSchema = z.object({
   QUEUE_PREFIX: z.string().default('credservice'),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Credential Service <no-reply@localhost>'),
-  ADMIN_TOKEN: z.string().min(1).optional(),
+  ADMIN_TOKEN: z
+    .string()
+    .min(32, 'must be at least 32 characters (e.g. the output of `openssl rand -hex 32`)')
+    .optional(),
   KEY_ENCRYPTION_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
@@ -46,6 +50,11 @@ const EnvSchema = z.object({
   AUDIT_EXPORT_URL: z.string().url().startsWith('https://').optional(),
   AUDIT_EXPORT_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   AUDIT_SEAL_INTERVAL_MS: z.coerce.number().int().min(0).default(250),
+  TRUST_PROXY: TrustProxySetting.default('false'),
+  ALLOW_INSECURE_HTTP: z.enum(['true', 'false']).default('false'),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(30_000),
+  MAX_CONNECTIONS: z.coerce.number().int().positive().default(1_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -58,6 +67,8 @@ export interface Config extends Env {
   dataDir: string;
   runsApi: boolean;
   runsWorkers: boolean;
+  /** Plain HTTP is allowed everywhere: PUBLIC_URL is on the loopback interface, or ALLOW_INSECURE_HTTP. */
+  insecureHttpAllowed: boolean;
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
@@ -78,5 +89,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     runsApi: e.ROLE !== 'worker',
     runsWorkers: e.ROLE !== 'api',
+    insecureHttpAllowed: e.ALLOW_INSECURE_HTTP === 'true' || isLoopbackUrl(publicUrl),
   };
 }

@@ -3,7 +3,15 @@ import { createLogger } from './logger.js';
 import { startService } from './service.js';
 
 /** `npm start`: one node of the service, as ROLE says; SIGTERM or SIGINT drains it and exits 0. */
-const config = loadConfig();
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (err) {
+    // A setting the service cannot run with: say which and why, without a stack trace.
+    console.error(`credservice: ${(err as Error).message}`);
+    process.exit(1);
+  }
+})();
 const logger = createLogger(config.LOG_LEVEL, config.LOG_FORMAT);
 
 try {

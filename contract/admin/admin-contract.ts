@@ -24,12 +24,14 @@ import {
   TenantCreated,
   TenantCreateRequest,
   TenantDetail,
+  TenantId,
   TenantList,
   TenantUpdateRequest,
 } from './tenant.js';
 
 const c = initContract();
-const tenantPath = z.object({ id: z.string() });
+// Ids are checked here, in the contract: a malformed one is a 400, and never reaches a uuid column.
+const tenantPath = z.object({ id: TenantId });
 const notFound = { 401: ProblemDetails, 404: ProblemDetails };
 
 /** The operator's API: tenants, their tokens and audit log, and the service's signing keys. */
@@ -82,7 +84,7 @@ export const adminContract = c.router(
     revokeToken: {
       method: 'POST',
       path: '/tenants/:id/tokens/:tokenId/revoke',
-      pathParams: z.object({ id: z.string(), tokenId: z.string() }),
+      pathParams: z.object({ id: TenantId, tokenId: z.string().uuid() }),
       body: c.noBody(),
       responses: { 200: ApiTokenInfo, ...notFound },
       summary: 'Revoke a token',
@@ -150,7 +152,7 @@ export const adminContract = c.router(
     deleteOidcClient: {
       method: 'DELETE',
       path: '/tenants/:id/oidc-clients/:clientId',
-      pathParams: z.object({ id: z.string(), clientId: z.string() }),
+      pathParams: z.object({ id: TenantId, clientId: z.string().min(1).max(200) }),
       body: c.noBody(),
       responses: { 204: c.noBody(), ...notFound },
       summary: 'Remove a relying party; its pending logins and tokens stop working',
@@ -164,7 +166,7 @@ export const adminContract = c.router(
     getCredentialConfiguration: {
       method: 'GET',
       path: '/credential-configurations/:configurationId',
-      pathParams: z.object({ configurationId: z.string() }),
+      pathParams: z.object({ configurationId: ConfigurationId }),
       responses: { 200: CredentialConfigurationInfo, 401: ProblemDetails, 404: ProblemDetails },
       summary: 'Read a credential configuration',
     },

@@ -45,7 +45,10 @@ export const TenantUpdateRequest = z
     branding: TenantBranding.nullable().optional().describe('Replaces the whole branding; null: none'),
     mail_from: MailSender.nullable().optional(),
   })
-  .strict();
+  .strict()
+  // An update that names nothing to change is a client's mistake (or a body that did not parse as
+  // meant); it is refused rather than recorded as a change.
+  .refine((update) => Object.keys(update).length > 0, { message: 'name at least one field to change' });
 
 export const Tenant = z.object({
   id: TenantId,

@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ProblemDetails } from '../problem-details.js';
+import { TenantId } from './tenant.js';
 
 const c = initContract();
 
@@ -22,14 +23,14 @@ export const trustedIssuerContract = c.router(
     listTrustedIssuers: {
       method: 'GET',
       path: '/tenants/:id/trusted-issuers',
-      pathParams: z.object({ id: z.string() }),
+      pathParams: z.object({ id: TenantId }),
       responses: { 200: TrustedIssuerList, 401: ProblemDetails, 404: ProblemDetails },
       summary: 'Issuers whose credentials this tenant’s verifier accepts',
     },
     putTrustedIssuer: {
       method: 'POST',
       path: '/tenants/:id/trusted-issuers',
-      pathParams: z.object({ id: z.string() }),
+      pathParams: z.object({ id: TenantId }),
       body: TrustedIssuerInput,
       responses: { 200: TrustedIssuerInput, 400: ProblemDetails, 401: ProblemDetails, 404: ProblemDetails },
       summary: 'Trust an issuer (or replace its configured keys)',
@@ -37,7 +38,7 @@ export const trustedIssuerContract = c.router(
     deleteTrustedIssuer: {
       method: 'POST',
       path: '/tenants/:id/trusted-issuers/remove',
-      pathParams: z.object({ id: z.string() }),
+      pathParams: z.object({ id: TenantId }),
       body: z.object({ issuer: z.string().url() }).strict(),
       responses: { 200: TrustedIssuerList, 401: ProblemDetails, 404: ProblemDetails },
       summary: 'Stop trusting an issuer',

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express } from 'express';
-import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { adminContract } from '../../contract/admin/admin-contract.js';
 import { trustedIssuerContract } from '../../contract/admin/trusted-issuer-contract.js';
 import { healthContract } from '../../contract/health-contract.js';
+import { contract } from '../../contract/index.js';
 import { integratorContract } from '../../contract/integrator-contract.js';
 import type { AppContext } from '../app-context.js';
 import { adminAuditRoutes } from '../audit/admin-audit.routes.js';
@@ -31,10 +31,15 @@ import { verificationRoutes } from '../verification/verification.routes.js';
 import { adminGuard } from './admin-guard.js';
 import { apiDocsRouter } from './api-docs.js';
 import { asyncHandler } from './async-handler.js';
+import { OAUTH_PREFIXES, sendClientError } from './audience.js';
+import { jsonBody } from './body-parsers.js';
+import { ClientError } from './client-error.js';
 import { integratorGuard } from './integrator-guard.js';
-import { notFound } from './problem.js';
-import { problemRenderer, requestValidationProblem, sendProblem } from './problem-renderer.js';
+import { guardContractBodies } from './media-type-guard.js';
+import { problemRenderer, requestValidationProblem } from './problem-renderer.js';
 import { forkEntityManager } from './request-context.js';
+import { requestHygiene } from './request-hygiene.js';
+import { requireHttps, securityHeaders } from './transport-security.js';
 
 const s = initServer();
 
@@ -42,7 +47,7 @@ const s = initServer();
 export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  app.set('trust proxy', ctx.config.TRUST_PROXY);
   app.use(
     pinoHttp({
       logger: ctx.logger,
@@ -55,7 +60,9 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
     }),
   );
-  app.use(helmet());
+  app.use(requestHygiene);
+  app.use(securityHeaders);
+  app.use(requireHttps(ctx.config));
   const limits = rateLimits(ctx.config, ctx.shared);
   app.use(limits.byAddress);
   app.use(forkEntityManager(ctx.orm));
@@ -65,7 +72,8 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
   app.use('/api/v1', integratorGuard, limits.byTenant);
   app.use('/tenants/:tenant/scim/v2', limits.byTenant, scimRouter(ctx));
   app.use('/status-lists', statusListRouter(ctx));
-  app.use(express.json({ limit: '1mb' }));
+  app.use(jsonBody('1mb'));
+  guardContractBodies(app, contract);
 
   const options = { responseValidation: true, requestValidationErrorHandler: requestValidationProblem };
   createExpressEndpoints(healthContract, healthRoutes(ctx), app, options);
@@ -98,11 +106,10 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
   mountOidc(app, ctx);
   app.get('/api/login/events', asyncHandler(loginEventsRoute(ctx.verifier)));
 
-  app.use((req, res) => sendProblem(res, notFound(`${req.method} ${req.path}`)));
-  app.use(
-    ['/oid4vci', '/oid4vp', '/oauth2', '/.well-known', '/credential-types'],
-    oauthErrorRenderer(ctx.logger),
+  app.use((req, res) =>
+    sendClientError(req, res, new ClientError(404, `${req.method} ${req.path} does not exist`)),
   );
+  app.use(OAUTH_PREFIXES, oauthErrorRenderer(ctx.logger));
   app.use(problemRenderer(ctx.logger));
   return app;
 }

@@ -1,7 +1,8 @@
 import type { RequestValidationError } from '@ts-rest/express';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { internalError, Problem, unauthorized, validationError } from './problem.js';
+import { clientErrorOf } from './client-error.js';
+import { internalError, Problem, problemOf, unauthorized, validationError } from './problem.js';
 import { fieldErrors } from './zod-errors.js';
 
 export function sendProblem(res: Response, problem: Problem): void {
@@ -21,19 +22,17 @@ export function requestValidationProblem(err: RequestValidationError, _req: Requ
 }
 
 /**
- * The one renderer of errors for the integrator and admin APIs: known problems as they are, a body
- * that is not JSON as 400, anything else as a 500 that says nothing internal (the log has it).
+ * The one renderer of errors for the integrator and admin APIs: known problems as they are, faults of
+ * the request (a body that does not parse, is too large or in an unknown encoding) as 4xx, anything
+ * else as a 500 that says nothing internal (the log has it).
  */
 export const problemRenderer =
   (logger: Logger) => (err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
     if (err instanceof Problem) return sendProblem(res, err);
-    const status = (err as { status?: number; type?: string }).status;
-    if ((err as { type?: string }).type === 'entity.parse.failed') {
-      return sendProblem(res, validationError([{ field: '(body)', message: 'not valid JSON' }]));
-    }
-    if (status === 413) return sendProblem(res, new Problem(413, 'payload-too-large', 'Payload too large'));
-    if (status === 401) return sendProblem(res, unauthorized());
+    const client = clientErrorOf(err);
+    if (client) return sendProblem(res, problemOf(client));
+    if ((err as { status?: number }).status === 401) return sendProblem(res, unauthorized());
     logger.error({ err, req: { id: req.id, method: req.method, url: req.path } }, 'unhandled error');
     sendProblem(res, internalError());
   };

@@ -1,4 +1,5 @@
 import type { ProblemDetails } from '../../contract/problem-details.js';
+import type { ClientError } from './client-error.js';
 
 /**
  * An error of the integrator and admin APIs, rendered as RFC 9457 problem details. Each kind has a
@@ -48,6 +49,20 @@ export const internalError = () =>
     'Internal error',
     'The request could not be completed; it changed nothing',
   );
+
+const CLIENT_ERROR_TITLES: Record<ClientError['status'], string> = {
+  400: 'The request is not valid',
+  403: 'Forbidden',
+  404: 'Not found',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+};
+
+/** A fault of the request found at the edge (body, encoding, path, transport), as a problem. */
+export const problemOf = (e: ClientError) =>
+  e.status === 400
+    ? validationError([{ field: '(request)', message: e.detail }], e.detail)
+    : new Problem(e.status, e.code, CLIENT_ERROR_TITLES[e.status], e.detail);
 
 function describe(errors: { field: string; message: string }[]): string {
   return errors.map((e) => `${e.field}: ${e.message}`).join('; ');

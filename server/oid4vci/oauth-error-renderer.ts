@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { malformedRequest } from './malformed-request.js';
+import { sendClientError } from '../http/audience.js';
+import { clientErrorOf } from '../http/client-error.js';
 import { OAuthError, sendOAuthError, serverError } from './oauth-error.js';
 
 /** Error middleware for the OAuth-family routes: their errors as `{ error, error_description }`. */
@@ -8,11 +9,8 @@ export const oauthErrorRenderer =
   (logger: Logger) => (err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
     if (err instanceof OAuthError) return sendOAuthError(res, err);
-    const path = req.originalUrl.split('?')[0] ?? '';
-    if ((err as { type?: string }).type === 'entity.parse.failed')
-      return sendOAuthError(res, malformedRequest(path, 400, 'the body is not valid JSON'));
-    if ((err as { status?: number }).status === 413)
-      return sendOAuthError(res, malformedRequest(path, 400, 'the body is too large'));
+    const client = clientErrorOf(err);
+    if (client) return sendClientError(req, res, client);
     logger.error({ err, req: { id: req.id, method: req.method, url: req.path } }, 'unhandled error');
     sendOAuthError(res, serverError());
   };

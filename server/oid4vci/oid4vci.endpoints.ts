@@ -1,7 +1,8 @@
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { AppContext } from '../app-context.js';
+import { formBody } from '../http/body-parsers.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
 import { credentialRoute } from './credential.route.js';
 import { credentialOfferRoute } from './credential-offer.route.js';
@@ -22,7 +23,7 @@ export function mountOid4vci(app: Express, ctx: AppContext, codes: OfferCodes): 
   app.get('/oid4vci/v1/offer/:offerId', (req: Request, res: Response, next: NextFunction) => {
     offerPageRoute(issuerUrl)(req, res).catch(next);
   });
-  app.use('/oid4vci/v1/token', express.urlencoded({ extended: false, limit: '16kb' }));
+  app.use('/oid4vci/v1/token', formBody('16kb'));
   const router = s.router(oid4vciContract, {
     ...metadataRoutes(ctx),
     credentialOffer: credentialOfferRoute(issuerUrl, codes),

@@ -1,6 +1,7 @@
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import { oid4vpContract } from '../../contract/verification/oid4vp-contract.js';
+import { formBody } from '../http/body-parsers.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
 import { oauthValidationError } from '../oid4vci/oauth-validation-error.js';
 import { completePresentation } from '../verification/complete-presentation.js';
@@ -13,7 +14,7 @@ const s = initServer();
 
 /** The wallet-facing OID4VP endpoints: the request object by reference, and the response endpoint. */
 export function mountOid4vp(app: Express, services: VerifierServices): void {
-  app.use('/oid4vp/auth-response', express.urlencoded({ extended: false, limit: '2mb' }));
+  app.use('/oid4vp/auth-response', formBody('2mb'));
   const router = s.router(oid4vpContract, {
     requestObject: async ({ params, req, res }) => {
       res.setHeader('Cache-Control', 'no-store');

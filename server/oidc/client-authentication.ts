@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request } from 'express';
 import { createLocalJWKSet, decodeJwt, type JSONWebKeySet, jwtVerify } from 'jose';
+import { CONTROL_CHARACTERS } from '../http/request-hygiene.js';
 import { invalidRequest, OAuthError } from '../oid4vci/oauth-error.js';
 import { authenticateToken } from '../tenants/token-auth.js';
 import { secretMatches } from '../tenants/token-secret.js';
@@ -59,6 +60,8 @@ export async function authenticateClient(
     } catch {
       throw invalidClient('malformed Basic credentials');
     }
+    // Decoded here, after the edge's checks of the raw request: refused before they reach SQL.
+    if (CONTROL_CHARACTERS.test(id + secret)) throw invalidClient('malformed Basic credentials');
     if (formClientId !== undefined && formClientId !== id)
       throw invalidClient('client_id differs from Basic');
   }

@@ -1,7 +1,9 @@
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import { PRE_AUTHORIZED_CODE_GRANT } from '../../contract/issuance/issuance-request.js';
 import type { AppContext } from '../app-context.js';
 import { asyncHandler } from '../http/async-handler.js';
+import { formBody } from '../http/body-parsers.js';
+import { requireBodyOfType } from '../http/media-type-guard.js';
 import {
   invalidRequest,
   notFoundError,
@@ -17,6 +19,8 @@ import { exchangeResponseCode } from './exchange-response-code.js';
 import { authorizationServerMetadata, oidcEndpoints } from './openid-configuration.js';
 import { assertServableLayout, servedRoles } from './served-roles.js';
 import { readUserinfo } from './userinfo.js';
+
+const FORM = 'application/x-www-form-urlencoded';
 
 /**
  * The authorization server of each origin: discovery, and the token endpoint of every grant it
@@ -44,7 +48,8 @@ export function mountOidc(
   mountAuthorizationEndpoint(app, ctx);
   app.post(
     '/oauth2/token',
-    express.urlencoded({ extended: false, limit: '16kb' }),
+    formBody('16kb'),
+    requireBodyOfType(FORM),
     asyncHandler(async (req, res) => {
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Pragma', 'no-cache');
