@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isIntegratorRedirectUri } from './redirect-uri.js';
 
 /**
  * What the integrator asks a wallet to present: a credential configuration of this service (the
@@ -15,9 +16,15 @@ export const AuthorizationRequestCreate = z
       .describe('OID4VP 1.0 section 6 DCQL query; instead of credential_configuration_id'),
     redirect_uri: z
       .string()
-      .url()
+      .max(2000)
+      .refine(isIntegratorRedirectUri, {
+        message:
+          'https, http on localhost or 127.0.0.1, or an app scheme such as com.example.app:, without fragment',
+      })
       .optional()
-      .describe('Where the wallet sends the user, with code and state'),
+      .describe(
+        'Where the wallet sends the user, with code and state: https, http only on localhost/127.0.0.1, or a private-use app scheme (RFC 8252, e.g. com.example.app:/done)',
+      ),
     response_mode: z.enum(['direct_post', 'direct_post.jwt']).default('direct_post.jwt'),
     expires_in: z.number().int().min(30).optional().describe('Seconds; at most the configured maximum'),
   })
