@@ -12,6 +12,7 @@ import { fileTransport, smtpTransport } from '../workers/mail/mail-transport.js'
 import { listenForOutbox } from '../workers/outbox-listener.js';
 import { processors } from '../workers/processors.js';
 import type { AppContext } from './app-context.js';
+import { startCacheInvalidation } from './cache/invalidation-listener.js';
 import type { Config } from './config.js';
 import { ensureBuiltinConfigurations } from './credential-configurations/credential-configuration-registry.js';
 import { PayloadValidator } from './credential-configurations/payload-validator.js';
@@ -49,6 +50,8 @@ export async function startService(
 
   const orm = await openOrm({ url: dbUrl, poolMax: config.DATABASE_POOL_MAX });
   const applied = await migrate(orm, dbUrl);
+  // Tenants, tokens, keys, configurations: cached per node, invalidated on every node by LISTEN/NOTIFY.
+  const caches = await startCacheInvalidation(orm, dbUrl, logger);
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
 
   if (!config.KEY_ENCRYPTION_KEY) {
@@ -166,6 +169,7 @@ export async function startService(
       if (redis?.status === 'ready') await redis.quit().catch(() => undefined);
       else redis?.disconnect();
       keys.stop();
+      await caches.stop();
       await orm.close();
       await embedded?.stop();
       logger.info('service stopped');

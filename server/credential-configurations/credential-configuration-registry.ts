@@ -1,31 +1,58 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { frozenRow } from '../cache/frozen-row.js';
+import { cached, invalidate } from '../cache/node-caches.js';
 import { notFound, Problem, validationError } from '../http/problem.js';
 import { CredentialConfiguration } from './credential-configuration.entity.js';
 import { LEAR_CREDENTIAL_EMPLOYEE } from './lear-credential-employee.js';
 import type { PayloadValidator } from './payload-validator.js';
 
 const BUILTINS = [LEAR_CREDENTIAL_EMPLOYEE];
+/**
+ * Configurations are read by every issuance and change only through the admin API or a new version
+ * starting: they come from the node's cache, and any change drops every node's copies of them all.
+ */
+const CONFIGURATIONS = 'credential-configuration';
+const ALL = '*all';
 
 /** Writes the built-in configurations as this version defines them; run at start, idempotent. */
 export async function ensureBuiltinConfigurations(em: EntityManager): Promise<void> {
-  for (const builtin of BUILTINS) {
-    await em.upsert(
-      CredentialConfiguration,
-      { ...builtin, createdAt: new Date() },
-      { onConflictExcludeFields: ['createdAt'] },
-    );
-  }
+  await em.transactional(async (tx) => {
+    for (const builtin of BUILTINS) {
+      await tx.upsert(
+        CredentialConfiguration,
+        { ...builtin, createdAt: new Date() },
+        { onConflictExcludeFields: ['createdAt'] },
+      );
+    }
+    await invalidate(tx, CONFIGURATIONS);
+  });
 }
 
+/** Every configuration, shared and frozen. */
 export async function listConfigurations(em: EntityManager): Promise<CredentialConfiguration[]> {
-  return em.find(CredentialConfiguration, {}, { orderBy: { id: 'asc' } });
+  return cached(
+    em,
+    CONFIGURATIONS,
+    ALL,
+    async () =>
+      Object.freeze(
+        (
+          await em.find(CredentialConfiguration, {}, { orderBy: { id: 'asc' }, disableIdentityMap: true })
+        ).map(frozenRow),
+      ) as CredentialConfiguration[],
+  );
 }
 
+/** The configuration, shared and frozen (not a managed entity); null when there is none. */
 export async function findConfiguration(
   em: EntityManager,
   id: string,
 ): Promise<CredentialConfiguration | null> {
-  return em.findOne(CredentialConfiguration, { id });
+  const found = await cached(em, CONFIGURATIONS, id, async () => {
+    const row = await em.findOne(CredentialConfiguration, { id }, { disableIdentityMap: true });
+    return row ? frozenRow(row) : undefined;
+  });
+  return found ?? null;
 }
 
 export async function getConfiguration(em: EntityManager, id: string): Promise<CredentialConfiguration> {
@@ -49,13 +76,20 @@ export async function registerConfiguration(
       { field: 'payload_schema', message: `not a valid JSON Schema: ${(e as Error).message}` },
     ]);
   }
-  const existing = await findConfiguration(em, input.id);
-  if (existing?.builtin)
-    throw new Problem(409, 'builtin-configuration', 'Conflict', `${input.id} is built in`);
-  await em.upsert(
-    CredentialConfiguration,
-    { ...input, format: 'dc+sd-jwt', builtin: false, createdAt: new Date() },
-    { onConflictExcludeFields: ['createdAt'] },
-  );
+  await em.transactional(async (tx) => {
+    const existing = await tx.findOne(
+      CredentialConfiguration,
+      { id: input.id },
+      { disableIdentityMap: true },
+    );
+    if (existing?.builtin)
+      throw new Problem(409, 'builtin-configuration', 'Conflict', `${input.id} is built in`);
+    await tx.upsert(
+      CredentialConfiguration,
+      { ...input, format: 'dc+sd-jwt', builtin: false, createdAt: new Date() },
+      { onConflictExcludeFields: ['createdAt'] },
+    );
+    await invalidate(tx, CONFIGURATIONS);
+  });
   return getConfiguration(em.fork(), input.id);
 }

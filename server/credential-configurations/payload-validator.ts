@@ -16,6 +16,7 @@ export interface FieldError {
 export class PayloadValidator {
   readonly #ajv = new Ajv({ allErrors: true, strict: false });
   readonly #compiled = new Map<string, { key: string; validate: ValidateFunction }>();
+  readonly #bySchemaObject = new WeakMap<object, { id: string; validate: ValidateFunction }>();
 
   constructor() {
     addFormats(this.#ajv);
@@ -34,11 +35,14 @@ export class PayloadValidator {
   }
 
   #validator(id: string, schema: Record<string, unknown>): ValidateFunction {
+    // A cached configuration hands over the same frozen schema object every time: no need to serialise it.
+    const bySchema = this.#bySchemaObject.get(schema);
+    if (bySchema?.id === id) return bySchema.validate;
     const key = JSON.stringify(schema);
     const cached = this.#compiled.get(id);
-    if (cached?.key === key) return cached.validate;
-    const validate = this.#ajv.compile(schema);
+    const validate = cached?.key === key ? cached.validate : this.#ajv.compile(schema);
     this.#compiled.set(id, { key, validate });
+    if (Object.isFrozen(schema)) this.#bySchemaObject.set(schema, { id, validate });
     return validate;
   }
 }

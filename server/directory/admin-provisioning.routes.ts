@@ -4,8 +4,8 @@ import { appendAuditEvent } from '../audit/audit-log.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { validationError } from '../http/problem.js';
 import { getTenant } from '../tenants/tenant-service.js';
-import { provisioningOf } from './provisioning-settings.js';
-import { TenantProvisioning } from './tenant-provisioning.entity.js';
+import { provisioningOf, saveProvisioning } from './provisioning-settings.js';
+import type { TenantProvisioning } from './tenant-provisioning.entity.js';
 
 const s = initServer();
 
@@ -41,7 +41,7 @@ export function adminProvisioningRoutes() {
         renewOnEveryPut: body.renew_on_every_put,
       };
       await req.em.transactional(async (tx) => {
-        await tx.upsert(TenantProvisioning, settings);
+        await saveProvisioning(tx, settings);
         await appendAuditEvent(tx, {
           tenantId: params.id,
           actor: req.actor ?? 'admin',

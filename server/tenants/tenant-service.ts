@@ -4,6 +4,7 @@ import { appendAuditEvent } from '../audit/audit-log.js';
 import { conflict, notFound } from '../http/problem.js';
 import { ApiToken, type TokenKind } from './api-token.entity.js';
 import { type Mandator, Tenant, type TenantBranding } from './tenant.entity.js';
+import { cachedTenant, tenantChanged, tokenChanged } from './tenant-cache.js';
 import { mintToken } from './token-secret.js';
 
 export interface TenantInput {
@@ -55,8 +56,9 @@ export async function createTenant(em: EntityManager, input: TenantInput, actor:
   }
 }
 
+/** The tenant from the node's cache (a frozen copy, not a managed entity); 404 when there is none. */
 export async function getTenant(em: EntityManager, id: string): Promise<Tenant> {
-  const tenant = await em.findOne(Tenant, { id });
+  const tenant = await cachedTenant(em, id);
   if (!tenant) throw notFound(`tenant ${id}`);
   return tenant;
 }
@@ -72,6 +74,7 @@ export async function updateTenant(em: EntityManager, id: string, changes: Tenan
     if (!tenant) throw notFound(`tenant ${id}`);
     const changed = Object.keys(changes).filter((k) => changes[k as keyof TenantChanges] !== undefined);
     tx.assign(tenant, Object.fromEntries(changed.map((k) => [k, changes[k as keyof TenantChanges]])));
+    await tenantChanged(tx, id);
     await appendAuditEvent(tx, {
       tenantId: id,
       actor,
@@ -107,6 +110,7 @@ export async function revokeToken(em: EntityManager, tenantId: string, tokenId: 
     if (!token) throw notFound(`token ${tokenId} of tenant ${tenantId}`);
     if (!token.revokedAt) {
       token.revokedAt = new Date();
+      await tokenChanged(tx, tokenId);
       await appendAuditEvent(tx, {
         tenantId,
         actor,

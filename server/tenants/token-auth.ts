@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiToken, type TokenKind } from './api-token.entity.js';
+import type { TokenKind } from './api-token.entity.js';
+import { cachedToken } from './tenant-cache.js';
 import { parseToken, secretMatches } from './token-secret.js';
 
 export interface TokenPrincipal {
@@ -11,6 +12,7 @@ export interface TokenPrincipal {
 /**
  * Resolves a presented bearer token to its tenant, or undefined when it is malformed, unknown, of
  * another kind, expired or revoked. Callers answer all of these the same way, so nothing tells which.
+ * The row comes from the node's cache; expiry is checked here at every use, revocation invalidates it.
  */
 export async function authenticateToken(
   em: EntityManager,
@@ -20,7 +22,7 @@ export async function authenticateToken(
 ): Promise<TokenPrincipal | undefined> {
   const parsed = parseToken(presented);
   if (!parsed || parsed.kind !== kind) return undefined;
-  const row = await em.findOne(ApiToken, { id: parsed.id, kind }, { disableIdentityMap: true });
+  const row = await cachedToken(em, parsed.id, kind);
   if (!row || !secretMatches(parsed.secret, row.secretHash)) return undefined;
   if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return undefined;
   return { tenantId: row.tenantId, tokenId: row.id, kind };

@@ -9,6 +9,7 @@ import path from 'node:path';
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
 }
 interface CpuProfile {
   nodes: ProfileNode[];
@@ -37,13 +38,34 @@ const COMPONENTS: [string, RegExp][] = [
   ['node core (http, streams, timers)', /^node:/],
 ];
 
-function componentOf(frame: ProfileNode['callFrame']): string {
-  if (!frame.url) return frame.functionName.startsWith('(') ? frame.functionName : '(native)';
+/** Native calls that hand bytes to a socket: a syscall, and on a busy machine a point of preemption. */
+const SOCKET_WRITES = new Set([
+  'writeBuffer',
+  'writev',
+  'writeUtf8String',
+  'writeLatin1String',
+  'writeAsciiString',
+]);
+
+/**
+ * Component of a sampled frame. A native frame (no URL) counts for the JavaScript that called it,
+ * so a signature made in C++ is crypto's; socket writes and the VM's own states stay apart.
+ */
+function componentOf(id: number, nodes: Map<number, ProfileNode>, parent: Map<number, number>): string {
+  const frame = (nodes.get(id) as ProfileNode).callFrame;
+  if (!frame.url) {
+    if (frame.functionName.startsWith('(')) return frame.functionName;
+    if (SOCKET_WRITES.has(frame.functionName)) return 'socket writes (syscall, incl. preemption)';
+    const up = parent.get(id);
+    return up === undefined ? '(native)' : componentOf(up, nodes, parent);
+  }
   return COMPONENTS.find(([, re]) => re.test(frame.url))?.[0] ?? 'other';
 }
 
 export function summarize(profile: CpuProfile, top = 25) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, i) => {
     selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
@@ -60,7 +82,7 @@ export function summarize(profile: CpuProfile, top = 25) {
       : '';
     const key = `${frame.functionName || '(anonymous)'} ${where}`.trim();
     byFunction.set(key, (byFunction.get(key) ?? 0) + us);
-    const component = componentOf(frame);
+    const component = componentOf(id, nodes, parent);
     byComponent.set(component, (byComponent.get(component) ?? 0) + us);
   }
   const share = (us: number) => `${((100 * us) / busy).toFixed(1)}%`;

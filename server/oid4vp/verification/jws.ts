@@ -1,4 +1,5 @@
-import { base64url, compactVerify, importJWK, type JWK } from 'jose';
+import { base64url, compactVerify, type JWK } from 'jose';
+import { importPublicJwk } from './imported-keys.js';
 import { check, type PresentationErrorCode, reject } from './presentation-error.js';
 
 /** Signature algorithms accepted anywhere in a presentation: asymmetric only, never `none` or a MAC. */
@@ -60,8 +61,7 @@ export function decodeJws(compact: unknown, what: string): DecodedJws {
 
 async function verifies(jws: DecodedJws, key: JWK): Promise<boolean> {
   try {
-    const { d: _private, ...publicKey } = key as JWK & { d?: string };
-    const imported = await importJWK(publicKey, jws.header.alg);
+    const imported = await importPublicJwk(key, jws.header.alg);
     await compactVerify(jws.compact, imported, { algorithms: [jws.header.alg] });
     return true;
   } catch {
