@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompactSign, calculateJwkThumbprint, type JWK } from 'jose';
+import { invalidate, nodeCachesOf } from '../cache/node-caches.js';
 import type { Orm } from '../persistence/orm.js';
 import type { KeyEncryption } from './key-encryption.js';
 import { KeyRing } from './key-ring.js';
@@ -9,12 +10,14 @@ import type { Signer } from './signer.js';
 import { KEY_PURPOSES, type KeyPurpose, SigningKey } from './signing-key.entity.js';
 
 const REFRESH_MS = 30_000;
+/** The invalidation topic of the `signing_key` table (see server/cache). */
+const KEYS_CHANGED = 'signing-key';
 
 /**
  * Local ES256 keys: generated on first start (each with its self-signed certificate), kept in
- * `signing_key` encrypted, and served from an in-memory KeyRing. The ring is reloaded every 30 s
- * in the background and at once after a rotation here, so a rotation on one node reaches the
- * others without a restart and no request ever reads the table.
+ * `signing_key` encrypted, and served from an in-memory KeyRing. The ring is reloaded at once when
+ * any node adds or rotates a key (NOTIFY at its commit, see server/cache) and every 30 s as a
+ * safety net, so no request ever reads the table.
  */
 export class LocalKeyStore implements Signer {
   readonly #orm: Orm;
@@ -22,6 +25,9 @@ export class LocalKeyStore implements Signer {
   readonly #certificateSubject: string;
   #ring = KeyRing.empty();
   #timer: NodeJS.Timeout | undefined;
+  /** Reloads may overlap (timer, notification); only one started later than the applied one wins. */
+  #reloadsStarted = 0;
+  #reloadApplied = 0;
 
   constructor(orm: Orm, encryption: KeyEncryption, certificateSubject = 'credservice') {
     this.#orm = orm;
@@ -40,12 +46,17 @@ export class LocalKeyStore implements Signer {
       });
     }
     await this.refresh();
+    if (!this.#timer)
+      nodeCachesOf(this.#orm)?.watch(KEYS_CHANGED, () => void this.refresh().catch(() => undefined));
     this.#timer ??= setInterval(() => this.refresh().catch(() => undefined), REFRESH_MS).unref();
   }
 
   /** Reloads the ring from the table (outside any request's transaction). */
   async refresh(): Promise<void> {
+    const started = ++this.#reloadsStarted;
     const rows = await this.#orm.em.fork().find(SigningKey, { status: { $ne: 'retired' } });
+    if (started < this.#reloadApplied) return;
+    this.#reloadApplied = started;
     this.#ring = KeyRing.from(rows, this.#encryption, this.#ring);
   }
 
@@ -128,6 +139,7 @@ export class LocalKeyStore implements Signer {
       certificate: await selfSignedCertificate(privateKey, publicKey, this.#certificateSubject),
     });
     await tx.flush();
+    await invalidate(tx, KEYS_CHANGED);
     return row;
   }
 }
