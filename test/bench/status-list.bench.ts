@@ -1,122 +1,116 @@
-import { generateKeyPairSync, randomInt } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
-import { CompactSign, type JWK } from 'jose';
-import type { Signer } from '../../server/keys/signer.js';
+import { constants, deflateSync } from 'node:zlib';
+import { changeCredentialStatus } from '../../server/issuance/change-credential-status.js';
 import { migrate, openOrm } from '../../server/persistence/orm.js';
 import { allocateStatusEntry } from '../../server/status-list/allocate-status-entry.js';
-import { setCredentialStatus } from '../../server/status-list/set-credential-status.js';
-import {
-  encodeStatusList,
-  StatusType,
-  statusByteLength,
-  writeStatus,
-} from '../../server/status-list/status-list-encoding.js';
+import { publishStatusListOnce } from '../../server/status-list/publish-status-list-once.js';
+import { encodeStatusList } from '../../server/status-list/status-list-encoding.js';
 import { buildStatusListToken } from '../../server/status-list/status-list-token.js';
 import { measure, scratchDatabase } from './harness.js';
+import { revocationBurst } from './status-list-burst.js';
+import { credentialsOnOneList, insertList, memorySigner, packedList } from './status-list-fixtures.js';
 
 /**
- * Part of `npm run bench` (`npm run bench -- status-list` alone): the cost of a Status List Token of 1,000,000 entries
- * at 1% revoked, and allocations per second against PostgreSQL (BENCH_DATABASE_URL, default the
- * local server; a scratch database is created and dropped).
+ * Part of `npm run bench` (`npm run bench -- status-list` alone): Status List Tokens of 10,000,000
+ * entries (encoding choices, a rebuild through the database), allocations and revocations per second,
+ * and a burst of revocations published by the worker, against PostgreSQL and Redis
+ * (BENCH_DATABASE_URL / BENCH_REDIS_URL, default the local servers; a scratch database is created
+ * and dropped).
  */
-const ENTRIES = 1_000_000;
-const REVOKED = ENTRIES / 100;
-const RUNS = 10;
-
-/** An in-memory ES256 signer, so the token figures measure this module and not the key store. */
-function memorySigner(): Signer {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = { ...(publicKey.export({ format: 'jwk' }) as JWK), kid: 'bench', alg: 'ES256' };
-  return {
-    signJwt: async (_purpose, header, payload) =>
-      new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-        .setProtectedHeader({ ...header, alg: 'ES256', kid: 'bench' })
-        .sign(privateKey),
-    sign: async () => {
-      throw new Error('not used');
-    },
-    activeKid: async () => 'bench',
-    publicJwks: async () => [jwk],
-    certificateChain: async () => [],
-  };
-}
+const BIG = 10_000_000;
+const RUNS = 5;
+const URI = 'https://issuer.example/status-lists/00000000-0000-4000-8000-000000000000';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const ms = (x: number) => +x.toFixed(2);
+const ms = (x: number) => +x.toFixed(1);
 
-async function time<T>(op: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+function timed<T>(op: () => T): { ms: number; value: T } {
   const t0 = performance.now();
-  const value = await op();
+  const value = op();
   return { ms: performance.now() - t0, value };
 }
 
+/** The encoding in use against zlib's default strategy at levels 6 and 9, at 1% and 10% revoked. */
 async function tokenFigures() {
   const signer = memorySigner();
-  const pack = () => {
-    const bytes = new Uint8Array(statusByteLength(ENTRIES, 2));
-    const revoked = new Set<number>();
-    while (revoked.size < REVOKED) revoked.add(randomInt(ENTRIES));
-    for (const idx of revoked) writeStatus(bytes, 2, idx, StatusType.INVALID);
-    return bytes;
-  };
-  const packMs: number[] = [];
-  const compressMs: number[] = [];
-  const buildMs: number[] = [];
-  let token = '';
-  let lst = '';
-  for (let run = 0; run < RUNS; run++) {
-    const packed = await time(pack);
-    packMs.push(packed.ms);
-    const compressed = await time(() => encodeStatusList(packed.value));
-    compressMs.push(compressed.ms);
-    lst = compressed.value;
-    const uri = 'https://issuer.example/status-lists/00000000-0000-4000-8000-000000000000';
-    const built = await time(() => buildStatusListToken(signer, { uri, bits: 2, statuses: packed.value }));
-    buildMs.push(built.ms);
-    token = built.value.token;
+  const figures = [];
+  for (const share of [0.01, 0.1]) {
+    const bytes = packedList(BIG, share);
+    const deflate = (level: number) => () =>
+      deflateSync(bytes, { level, strategy: constants.Z_DEFAULT_STRATEGY });
+    const rows: Record<string, unknown> = { entries: BIG, bits: 2, revoked_share: share };
+    for (const [name, op] of [
+      ['in_use', () => Buffer.from(encodeStatusList(bytes), 'base64url')],
+      ['level_6', deflate(6)],
+      ['level_9', deflate(9)],
+    ] as const) {
+      const runs = Array.from({ length: name === 'in_use' ? RUNS : 2 }, () => timed(op));
+      rows[`${name}_ms_median`] = ms(median(runs.map((r) => r.ms)));
+      rows[`${name}_bytes`] = runs[0]?.value.length;
+    }
+    const builds = [];
+    for (let run = 0; run < RUNS; run++) {
+      const t0 = performance.now();
+      await buildStatusListToken(signer, { uri: URI, bits: 2, statuses: bytes });
+      builds.push(performance.now() - t0);
+    }
+    rows.build_compress_sign_ms_median = ms(median(builds));
+    figures.push(rows);
   }
-  return {
-    entries: ENTRIES,
-    bits: 2,
-    revoked: REVOKED,
-    runs: RUNS,
-    pack_ms_median: ms(median(packMs)),
-    compress_ms_median: ms(median(compressMs)),
-    build_compress_sign_ms_median: ms(median(buildMs)),
-    raw_bytes: statusByteLength(ENTRIES, 2),
-    lst_chars: lst.length,
-    token_bytes: Buffer.byteLength(token),
-  };
+  return figures;
 }
 
 async function databaseFigures() {
   const db = await scratchDatabase();
-  const orm = await openOrm({ url: db.url, poolMax: 10 });
+  const orm = await openOrm({ url: db.url, poolMax: 20 });
   try {
     await migrate(orm, db.url);
     const issuerUrl = 'https://issuer.example';
+    const em = orm.em.fork();
     const allocate = () => orm.em.fork().transactional((tx) => allocateStatusEntry(tx, issuerUrl));
-    const first = await allocate(); // opens the list
-    const results = [
+    await allocate(); // opens the list
+    const figures: unknown[] = [
       await measure('allocate a status entry (one transaction each)', 3000, 1, allocate),
-      await measure('allocate a status entry (one transaction each)', 6000, 8, allocate),
       await measure('allocate a status entry (one transaction each)', 6000, 16, allocate),
-      await measure('revoke an entry of one 131072-entry list (one transaction each)', 2000, 8, () =>
-        orm.em
-          .fork()
-          .transactional((tx) =>
-            setCredentialStatus(tx, { listId: first.listId, idx: randomInt(131_072) }, 'invalid'),
-          ),
-      ),
     ];
-    return results;
+
+    // Revocations through the API's own function: credential row, list change, outbox, audit event.
+    const { tenantId, credentials } = await credentialsOnOneList(em, issuerUrl, 3000);
+    const revoke = (i: number) =>
+      changeCredentialStatus(orm.em.fork(), tenantId, credentials[i]?.id as string, 'revoke', 'bench');
+    figures.push(await measure('revoke a credential, all on one list, no worker running', 3000, 16, revoke));
+
+    // A rebuild of a 10M-entry list at 1% revoked through the publisher: 1,000 pending changes folded,
+    // compressed, signed, list and token written back.
+    const listId = await insertList(em, BIG, packedList(BIG, 0.01));
+    const signer = memorySigner();
+    const rebuilds = [];
+    for (let run = 0; run < RUNS; run++) {
+      await em.execute(
+        `insert into status_list_change (list_id, idx, status)
+         select ?, (random() * ?)::int % ?, 1 from generate_series(1, 1000)`,
+        [listId, BIG, BIG],
+      );
+      const t0 = performance.now();
+      await publishStatusListOnce(orm.em.fork(), signer, issuerUrl, listId, true);
+      rebuilds.push(performance.now() - t0);
+    }
+    figures.push({
+      name: `publish a ${BIG}-entry list at 1% revoked with 1,000 pending changes (fold, compress, sign, store)`,
+      runs: RUNS,
+      ms_median: ms(median(rebuilds)),
+      ms_max: ms(Math.max(...rebuilds)),
+    });
+
+    const burst = await credentialsOnOneList(em, issuerUrl, 2000);
+    figures.push(await revocationBurst(orm, issuerUrl, burst, 16));
+    return figures;
   } finally {
     await orm.close();
     await db.drop();
   }
 }
 
-/** Status list figures: token build for 1,000,000 entries at 1% revoked, allocations, revocations. */
+/** Status list figures: 10M-entry tokens, allocations, revocations, publishing under a burst. */
 export async function statusListBench() {
   return { token: await tokenFigures(), database: await databaseFigures() };
 }

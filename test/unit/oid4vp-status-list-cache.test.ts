@@ -1,11 +1,17 @@
+import type { JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { cachedStatusListFetcher, verifyVpToken } from '../../server/oid4vp/verification/index.js';
-import { tokenTtlSeconds } from '../../server/oid4vp/verification/status-list-cache.js';
+import {
+  type CachedStatusListFetcher,
+  tokenTtlSeconds,
+} from '../../server/oid4vp/verification/status-list-cache.js';
 import { StatusType } from '../../server/status-list/status-list-encoding.js';
 import {
   context,
   employeeQuery,
   issue,
+  issuerKey,
+  keyPair,
   LIST_URI,
   NOW,
   present,
@@ -134,5 +140,93 @@ describe('cachedStatusListFetcher', () => {
     c.advance(31);
     await expect(verify()).rejects.toMatchObject({ code: 'revoked' });
     expect(lists.fetched).toHaveLength(2);
+  });
+
+  /** The cached fetcher, counting how often it verifies and decodes a token. */
+  function countingDerivations(cached: CachedStatusListFetcher) {
+    let derivations = 0;
+    const fetcher: CachedStatusListFetcher = Object.assign((uri: string) => cached(uri), {
+      clear: cached.clear,
+      derived: <T>(
+        uri: string,
+        key: string,
+        derive: (token: string) => Promise<T>,
+        bytesOf: (v: T) => number,
+      ) =>
+        cached.derived(
+          uri,
+          key,
+          (token) => {
+            derivations++;
+            return derive(token);
+          },
+          bytesOf,
+        ),
+    });
+    return { fetcher, derivations: () => derivations };
+  }
+
+  it('verifies and decodes a cached list once per ttl, for every presentation checked meanwhile', async () => {
+    const lists = statusLists(signer);
+    const c = clock();
+    const { fetcher, derivations } = countingDerivations(
+      cachedStatusListFetcher(lists.fetch, { now: c.now }),
+    );
+    const verify = async (idx: number) =>
+      verifyVpToken(
+        { employee: [await present(await issue({ idx }))] },
+        employeeQuery(),
+        context({ fetchStatusList: fetcher, now: c.now() }),
+      );
+    await verify(1);
+    await verify(2);
+    lists.set(3, StatusType.INVALID);
+    await verify(3); // the list as cached: not revoked yet
+    expect(derivations()).toBe(1);
+    c.advance(61);
+    await expect(verify(3)).rejects.toMatchObject({ code: 'revoked' });
+    expect(derivations()).toBe(2);
+    expect(lists.fetched).toHaveLength(2);
+  });
+
+  it('does not honour a list verified under keys the verifier no longer trusts', async () => {
+    const lists = statusLists(signer);
+    const { fetcher, derivations } = countingDerivations(
+      cachedStatusListFetcher(lists.fetch, { now: clock().now }),
+    );
+    const vp = await present(await issue({ idx: 4 }));
+    const verify = (trustedIssuers: () => Promise<JWK[]>) =>
+      verifyVpToken(
+        { employee: [vp] },
+        employeeQuery(),
+        context({ fetchStatusList: fetcher, trustedIssuers }),
+      );
+    await verify(async () => [issuerKey.publicJwk, statusKey.publicJwk]);
+    // The issuer's status-list key is no longer among its trusted keys: the cached list is checked again, and refused.
+    await expect(
+      verify(async () => [issuerKey.publicJwk, keyPair('status-2').publicJwk]),
+    ).rejects.toMatchObject({
+      code: 'status_unavailable',
+    });
+    expect(derivations()).toBe(2);
+    expect(lists.fetched).toHaveLength(1);
+  });
+
+  it('keeps decoded lists within maxDerivedBytes, dropping the oldest', async () => {
+    const { calls, fetch } = countingFetcher(() => tokenWith({ ttl: 60 }));
+    const cached = cachedStatusListFetcher(fetch, { maxDerivedBytes: 1500 });
+    const decode = (uri: string) =>
+      cached.derived(
+        uri,
+        'k',
+        async () => new Uint8Array(1000),
+        (b) => b.byteLength,
+      );
+    await decode('a');
+    await decode('b'); // 2000 bytes kept would be too many: a goes
+    await decode('b');
+    expect(calls).toEqual(['a', 'b']);
+    await decode('a');
+    expect(calls).toEqual(['a', 'b', 'a']);
   });
 });
