@@ -2,10 +2,12 @@ import { type Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { TOPICS, type Topic } from '../server/outbox/outbox.js';
 import type { Orm } from '../server/persistence/orm.js';
+import { type JobData, relayPass } from './bullmq-relay.js';
 import type { JobContext, Processors } from './job-context.js';
 import type { JobDispatcher } from './job-dispatcher.js';
-import { claimDue, markDead, markDone, markRetry } from './outbox-store.js';
+import { markDead, markDone } from './outbox-store.js';
 import { Poller } from './poller.js';
+import { retryBriefly } from './retry-briefly.js';
 
 export interface BullMqOptions {
   orm: Orm;
@@ -20,18 +22,14 @@ export interface BullMqOptions {
   pollMs: number;
 }
 
-interface JobData {
-  outboxId: string;
-  payload: Record<string, string>;
-}
-
-const BATCH = 100;
-const LEASE_SECONDS = 600;
+/** A job's lock: renewed every half of it while the job runs, lost this long after its worker died. */
+const JOB_LOCK_MS = 10_000;
 
 /**
- * Relays outbox rows into one BullMQ queue per topic, using the outbox id as job id so a second relay
- * of the same row is ignored; worker nodes consume the queues, retry with exponential backoff, and
- * dead-letter (outbox status `dead` plus an error log line) after the last try.
+ * Relays outbox rows into one BullMQ queue per topic (bullmq-relay.ts); worker nodes consume the
+ * queues, retry with exponential backoff, and dead-letter (outbox status `dead` plus an error log
+ * line) after the last try. A worker killed mid-job loses its lock within seconds (short lock, quick
+ * stalled-job check), so another worker (or its restart) takes the job over promptly.
  */
 export function bullMqDispatcher(o: BullMqOptions): JobDispatcher {
   const { logger } = o.context;
@@ -45,33 +43,9 @@ export function bullMqDispatcher(o: BullMqOptions): JobDispatcher {
     }),
   );
   const workers: Worker<JobData>[] = [];
-
+  const relayOptions = { queues, redis: o.redis, logger, attempts: o.attempts, backoffMs: o.backoffMs };
   const relay = new Poller(
-    async () => {
-      for (;;) {
-        const em = o.orm.em.fork();
-        const due = await claimDue(em, BATCH, LEASE_SECONDS);
-        for (const m of due) {
-          try {
-            await queues.get(m.topic)?.add(
-              m.topic,
-              { outboxId: m.id, payload: m.payload },
-              {
-                jobId: m.id,
-                attempts: o.attempts,
-                backoff: { type: 'exponential', delay: o.backoffMs },
-                removeOnComplete: { age: 86_400 },
-                removeOnFail: { age: 7 * 86_400 },
-              },
-            );
-          } catch (e) {
-            // Redis unreachable: give the row back instead of waiting out the lease.
-            await markRetry(em, m.id, m.attempts, String(e), new Date(Date.now() + 5_000));
-          }
-        }
-        if (due.length < BATCH) return;
-      }
-    },
+    () => relayPass(o.orm.em.fork(), relayOptions),
     o.pollMs,
     (e) => logger.error({ err: e }, 'outbox relay pass failed'),
   );
@@ -81,7 +55,7 @@ export function bullMqDispatcher(o: BullMqOptions): JobDispatcher {
     if (!processor) throw new Error(`no processor for topic ${job.name}`);
     const em = o.orm.em.fork();
     await processor(job.data.payload, { ...o.context, em });
-    await markDone(em, job.data.outboxId);
+    await retryBriefly(() => markDone(em, job.data.outboxId));
   };
 
   const onFailed = async (job: Job<JobData> | undefined, err: Error) => {
@@ -108,7 +82,14 @@ export function bullMqDispatcher(o: BullMqOptions): JobDispatcher {
       relay.start();
       if (!o.consume) return;
       for (const topic of TOPICS) {
-        const worker = new Worker<JobData>(topic, process, { connection, prefix: o.prefix, concurrency: 8 });
+        const worker = new Worker<JobData>(topic, process, {
+          connection,
+          prefix: o.prefix,
+          concurrency: 8,
+          lockDuration: JOB_LOCK_MS,
+          stalledInterval: JOB_LOCK_MS / 2,
+          maxStalledCount: 3,
+        });
         worker.on(
           'failed',
           (job, err) =>

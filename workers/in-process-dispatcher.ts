@@ -1,8 +1,9 @@
 import type { Orm } from '../server/persistence/orm.js';
 import type { JobContext, JobMessage, Processors } from './job-context.js';
 import type { JobDispatcher } from './job-dispatcher.js';
-import { backoffMs, claimDue, markDead, markDone, markRetry } from './outbox-store.js';
+import { backoffMs, claimDue, markDead, markDone, markRetry, renewLeases } from './outbox-store.js';
 import { Poller } from './poller.js';
+import { retryBriefly } from './retry-briefly.js';
 
 export interface InProcessOptions {
   orm: Orm;
@@ -16,23 +17,29 @@ export interface InProcessOptions {
 }
 
 const BATCH = 20;
-const LEASE_SECONDS = 300;
+/** Short, and renewed while a job runs: after a crash its rows come due again within this. */
+const LEASE_SECONDS = 30;
+const RENEW_MS = 10_000;
 
 /**
  * Runs jobs in this process, straight from the outbox table, with the same processors BullMQ would
  * run: retries with exponential backoff, dead-letters after the last try, and survives restarts
- * because the table is the queue.
+ * because the table is the queue. Leases are short and renewed while a job runs, so the jobs of a
+ * process that died are taken up again within half a minute of its restart.
  */
 export function inProcessDispatcher(o: InProcessOptions): JobDispatcher {
   const { logger } = o.context;
+  const running = new Set<string>();
+  let renewal: NodeJS.Timeout | undefined;
   const run = async (job: JobMessage) => {
     const processor = o.processors[job.topic];
     const em = o.orm.em.fork();
     const attempt = job.attempts + 1;
+    running.add(job.id);
     try {
       if (!processor) throw new Error(`no processor for topic ${job.topic}`);
       await processor(job.payload, { ...o.context, em });
-      await markDone(em, job.id);
+      await retryBriefly(() => markDone(em, job.id));
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
       if (attempt >= o.attempts) {
@@ -45,6 +52,8 @@ export function inProcessDispatcher(o: InProcessOptions): JobDispatcher {
         logger.warn({ job: job.id, topic: job.topic, attempt, error }, 'job failed; will retry');
         await markRetry(em, job.id, attempt, error, new Date(Date.now() + backoffMs(o.backoffMs, attempt)));
       }
+    } finally {
+      running.delete(job.id);
     }
   };
   const poller = new Poller(
@@ -61,9 +70,17 @@ export function inProcessDispatcher(o: InProcessOptions): JobDispatcher {
   return {
     kind: 'in-process',
     start: async () => {
-      if (o.execute) poller.start();
+      if (!o.execute) return;
+      poller.start();
+      renewal = setInterval(() => {
+        renewLeases(o.orm.em.fork(), [...running], LEASE_SECONDS).catch(() => undefined);
+      }, RENEW_MS);
+      renewal.unref();
     },
     kick: () => poller.kick(),
-    stop: () => poller.stop(),
+    stop: async () => {
+      clearInterval(renewal);
+      await poller.stop();
+    },
   };
 }

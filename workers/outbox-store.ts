@@ -4,21 +4,34 @@ import type { JobMessage } from './job-context.js';
 /**
  * The outbox table seen as a queue. A claim leases rows for `leaseSeconds`: a row whose worker died
  * (or whose BullMQ job Redis lost) comes due again when its lease ends, so no effect is lost.
- * `for update skip locked` lets any number of nodes claim at once without taking the same row.
+ * `redelivery` tells a row claimed again after its lease from one claimed for the first time (or
+ * after a recorded failure). `for update skip locked` lets any number of nodes claim at once without
+ * taking the same row.
  */
 export async function claimDue(
   em: EntityManager,
   limit: number,
   leaseSeconds: number,
-): Promise<JobMessage[]> {
-  return em.execute<JobMessage[]>(
-    `update outbox_message set status = 'dispatched', available_at = now() + make_interval(secs => ?)
-     where id in (
-       select id from outbox_message
+): Promise<(JobMessage & { redelivery: boolean })[]> {
+  return em.execute<(JobMessage & { redelivery: boolean })[]>(
+    `with due as (
+       select id, status from outbox_message
        where status in ('pending', 'dispatched') and available_at <= now()
        order by available_at limit ? for update skip locked)
-     returning id, topic, payload, attempts`,
-    [leaseSeconds, limit],
+     update outbox_message o set status = 'dispatched', available_at = now() + make_interval(secs => ?)
+     from due where o.id = due.id
+     returning o.id, o.topic, o.payload, o.attempts, due.status = 'dispatched' as redelivery`,
+    [limit, leaseSeconds],
+  );
+}
+
+/** Extends the leases of rows still being worked on, so that a long job is not claimed again. */
+export async function renewLeases(em: EntityManager, ids: string[], leaseSeconds: number): Promise<void> {
+  if (!ids.length) return;
+  await em.execute(
+    `update outbox_message set available_at = now() + make_interval(secs => ?)
+     where id = any(?::uuid[]) and status = 'dispatched'`,
+    [leaseSeconds, `{${ids.join(',')}}`],
   );
 }
 
@@ -38,7 +51,7 @@ export async function markRetry(
   retryAt: Date,
 ) {
   await em.execute(
-    "update outbox_message set status = 'pending', attempts = ?, last_error = ?, available_at = ? where id = ?",
+    "update outbox_message set status = 'pending', attempts = ?, last_error = ?, available_at = ? where id = ? and status <> 'done'",
     [attempts, error.slice(0, 2000), retryAt, id],
   );
 }
@@ -46,7 +59,7 @@ export async function markRetry(
 /** Records the last failed try: the message is dead-lettered and waits for an operator. */
 export async function markDead(em: EntityManager, id: string, attempts: number, error: string) {
   await em.execute(
-    "update outbox_message set status = 'dead', attempts = ?, last_error = ?, finished_at = now() where id = ?",
+    "update outbox_message set status = 'dead', attempts = ?, last_error = ?, finished_at = now() where id = ? and status <> 'done'",
     [attempts, error.slice(0, 2000), id],
   );
 }
