@@ -103,11 +103,13 @@ export class ThirdPartyWallet {
     generateRandom: (n) => randomBytes(n),
     clientAuthentication: clientAuthenticationAnonymous(),
     // Given this, the library asks for signed issuer metadata (OID4VCI 12.2.3) and checks its typ
-    // and sub itself; the signer is named by kid alone, a key the issuer publishes at jwt-vc-issuer.
+    // and sub itself; trust comes from the key named by kid being one the issuer publishes at
+    // jwt-vc-issuer (whether or not an x5c chain comes along).
     verifyJwt: async (signer, { compact, payload }) => {
       const issuer = typeof payload.sub === 'string' ? payload.sub : undefined;
-      if (signer.method !== 'custom' || !signer.kid || !issuer) return { verified: false };
-      const key = (await jwtVcIssuerKeys(issuer)).find((k) => k.kid === signer.kid);
+      const kid = signer.method === 'custom' || signer.method === 'x5c' ? signer.kid : undefined;
+      if (!kid || !issuer) return { verified: false };
+      const key = (await jwtVcIssuerKeys(issuer)).find((k) => k.kid === kid);
       if (!key) return { verified: false };
       const ok = await compactVerify(compact, await importJWK(key, signer.alg)).then(
         () => true,
