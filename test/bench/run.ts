@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { soakBench } from './soak.bench.js';
 import { sseBench } from './sse.bench.js';
 import { statusListBench } from './status-list.bench.js';
 import { throughputBench } from './throughput.bench.js';
@@ -10,6 +11,8 @@ import { throughputBench } from './throughput.bench.js';
  *   --quick     a short run (a quarter of the operations)
  *   --embedded  the service without DATABASE_URL, on its embedded database
  *   --profile   a V8 CPU profile of the service under the load (see profile-summary.ts)
+ * Suites: throughput (the issue's figures against the minimal pipeline), status-list, sse, and soak
+ * (RSS after 100,000 requests), which runs only when named.
  */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -35,8 +38,11 @@ const suites: Record<string, () => Promise<unknown>> = {
   throughput: () => throughputBench(options),
   'status-list': statusListBench,
   sse: () => sseBench(options),
+  soak: () => soakBench(options),
 };
-const chosen = positionals.length ? positionals : Object.keys(suites);
+/** Run when no suite is named; soak (100,000 requests) only when asked for. */
+const DEFAULT_SUITES = ['throughput', 'status-list', 'sse'];
+const chosen = positionals.length ? positionals : DEFAULT_SUITES;
 const results: Record<string, unknown> = {};
 for (const name of chosen) {
   const run = suites[name];
