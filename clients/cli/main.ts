@@ -9,6 +9,8 @@ const USAGE = `usage: npm run cli -- <command>
   tenant create <id> --name <name> --delivery email|direct
         [--mandator-organization-identifier X --mandator-organization X
          --mandator-common-name X --mandator-email X --mandator-country XX]
+  tenant update <id> [--name X] [--delivery email|direct] [--mandator-… as above]
+        [--mail-from "Name <address>"] [--logo-uri https://…] [--primary-color '#rrggbb']
   tenant list
   tenant get <id>
   tenant rotate-token <id> --kind integrator|scim [--expires-at <iso time>]
@@ -36,6 +38,9 @@ const { positionals, values } = parseArgs({
     'mandator-common-name': { type: 'string' },
     'mandator-email': { type: 'string' },
     'mandator-country': { type: 'string' },
+    'mail-from': { type: 'string' },
+    'logo-uri': { type: 'string' },
+    'primary-color': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -63,6 +68,14 @@ function mandator() {
   return m as { [K in keyof typeof m]: string };
 }
 
+/** Both branding flags or one: the API replaces the whole branding, so what is not given is unset. */
+function branding() {
+  const logo = values['logo-uri'];
+  const color = values['primary-color'];
+  if (logo === undefined && color === undefined) return undefined;
+  return { ...(logo ? { logo_uri: logo } : {}), ...(color ? { primary_color: color } : {}) };
+}
+
 async function run(): Promise<{ status: number; body: unknown }> {
   switch (`${group} ${command}`) {
     case 'tenant create':
@@ -72,6 +85,17 @@ async function run(): Promise<{ status: number; body: unknown }> {
           name: need(values.name, '--name'),
           delivery: need(values.delivery, '--delivery') as 'email' | 'direct',
           mandator: mandator(),
+        },
+      });
+    case 'tenant update':
+      return admin.updateTenant({
+        params: { id: need(id, 'tenant id') },
+        body: {
+          name: values.name,
+          delivery: values.delivery as 'email' | 'direct' | undefined,
+          mandator: mandator(),
+          mail_from: values['mail-from'],
+          branding: branding(),
         },
       });
     case 'tenant list':
