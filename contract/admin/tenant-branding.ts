@@ -33,7 +33,7 @@ export type TenantBranding = z.infer<typeof TenantBranding>;
 
 // `Display Name <local@domain>` or a bare address; no line breaks or quotes, so that the value can
 // only ever be one From header.
-const NAMED_ADDRESS = /^([^<>"\\\u0000-\u001f\u007f]{1,100}) <([^<>\s]+)>$/;
+const NAMED_ADDRESS = /^([^<>"\\\p{Cc}]{1,100}) <([^<>\s]+)>$/u;
 const email = z.string().email();
 
 export const MailSender = z
