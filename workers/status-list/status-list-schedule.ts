@@ -6,6 +6,7 @@ import { Poller } from '../poller.js';
 
 /** How often a worker node looks for lists with pending changes: the floor of a change's publishing lag. */
 export const STATUS_LIST_WATCH_INTERVAL_MS = 100;
+const RETRY_AFTER_FAILURE_MS = 5_000;
 
 /**
  * On worker nodes, in both job modes: every 100 ms, one indexed look for lists with pending status
@@ -24,12 +25,18 @@ export function scheduleStatusListPublishing(
 ): () => Promise<void> {
   const { logger } = context;
   const publishing = new Map<string, Promise<void>>();
+  // A list whose publishing failed is left alone for a while: one warning per retry, not ten a second.
+  const retryAt = new Map<string, number>();
   const publish = (listId: string) =>
     publishLatestStatusList(orm.em.fork(), context.signer, context.issuerUrl, listId).then(
       (builds) => {
+        retryAt.delete(listId);
         if (builds > 0) logger.debug({ statusList: listId, builds }, 'status list published');
       },
-      (err) => logger.warn({ err, statusList: listId }, 'publishing a status list failed; retrying'),
+      (err) => {
+        retryAt.set(listId, Date.now() + RETRY_AFTER_FAILURE_MS);
+        logger.warn({ err, statusList: listId }, 'publishing a status list failed; retrying in 5 s');
+      },
     );
 
   const poller = new Poller(
@@ -38,7 +45,7 @@ export function scheduleStatusListPublishing(
         .fork()
         .execute<{ list_id: string }[]>('select distinct list_id from status_list_change');
       for (const { list_id: listId } of pending) {
-        if (publishing.has(listId)) continue;
+        if (publishing.has(listId) || (retryAt.get(listId) ?? 0) > Date.now()) continue;
         publishing.set(
           listId,
           publish(listId).finally(() => publishing.delete(listId)),
