@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { adminContract } from './admin/admin-contract.js';
 import { trustedIssuerContract } from './admin/trusted-issuer-contract.js';
+import { webhookContract } from './admin/webhook-contract.js';
 import { healthContract } from './health-contract.js';
 import { integratorContract } from './integrator-contract.js';
 import { oid4vciContract } from './oid4vci/oid4vci-contract.js';
@@ -25,10 +26,13 @@ export const contract = c.router({
   oid4vci: oid4vciContract,
   oid4vp: oid4vpContract,
   trustedIssuers: trustedIssuerContract,
+  webhooks: webhookContract,
 });
 export * from './admin/credential-configuration.js';
 export * from './admin/provisioning.js';
 export * from './admin/trusted-issuer-contract.js';
+export * from './admin/webhook.js';
+export * from './admin/webhook-contract.js';
 export * from './issuance/employee-payload.js';
 export * from './issuance/issuance.js';
 export * from './issuance/issuance-request.js';

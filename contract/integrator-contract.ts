@@ -22,6 +22,27 @@ export const IntegratorIdentity = z.object({
 const credentialPath = z.object({ id: z.string().uuid() });
 // Offer and session ids are opaque text; bounded so that no id is a payload.
 const textId = z.object({ id: z.string().min(1).max(200) });
+/**
+ * A retried creation (a timeout, a proxy's retry) sends the same key and gets the first answer back
+ * instead of a second offer or session; the same key with another body is a 422.
+ */
+const idempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
+    .optional()
+    .describe(
+      'Makes the request safe to retry: within 24 hours the same key and body return the first answer ' +
+        '(status and body, with Idempotent-Replayed: true); the same key with another body is a 422. ' +
+        'A duplicate sent while the first is in flight waits for it and gets its answer.',
+    ),
+});
+const creationProblems = {
+  400: ProblemDetails,
+  401: ProblemDetails,
+  409: ProblemDetails,
+  422: ProblemDetails,
+};
 const credentialStatusResponses = {
   200: CredentialStatusChange,
   401: ProblemDetails,
@@ -41,8 +62,9 @@ export const integratorContract = c.router(
     createIssuance: {
       method: 'POST',
       path: '/issuances',
+      headers: idempotencyHeaders,
       body: IssuanceRequest,
-      responses: { 201: IssuanceCreated, 400: ProblemDetails, 401: ProblemDetails },
+      responses: { 201: IssuanceCreated, ...creationProblems },
       summary: 'Create a credential offer (pre-authorized code, tx_code by e-mail) or issue directly',
     },
     getIssuance: {
@@ -79,8 +101,9 @@ export const integratorContract = c.router(
     createAuthorizationRequest: {
       method: 'POST',
       path: '/authorization-request',
+      headers: idempotencyHeaders,
       body: AuthorizationRequestCreate,
-      responses: { 201: AuthorizationRequestCreated, 400: ProblemDetails, 401: ProblemDetails },
+      responses: { 201: AuthorizationRequestCreated, ...creationProblems },
       summary:
         'Start a presentation session (OID4VP); the wallet answers, the integrator polls, subscribes or is redirected',
     },

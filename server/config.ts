@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { isLoopbackUrl, TrustProxySetting } from './http/trust-proxy-setting.js';
+import { MetricsEnv } from './metrics/metrics-settings.js';
 import { OutboundEnv } from './outbound/outbound-policy.js';
 import { RateLimitEnv } from './rate-limit/rate-limit-settings.js';
 
@@ -10,6 +11,7 @@ import { RateLimitEnv } from './rate-limit/rate-limit-settings.js';
  */
 const EnvSchema = z.object({
   ...OutboundEnv.shape,
+  ...MetricsEnv.shape,
   ...RateLimitEnv.shape,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),

@@ -18,11 +18,14 @@ import { ensureBuiltinConfigurations } from './credential-configurations/credent
 import { PayloadValidator } from './credential-configurations/payload-validator.js';
 import { createApp } from './http/app.js';
 import { listenHttp } from './http/http-server.js';
+import { scheduleIdempotencyExpiry } from './idempotency/expire-idempotency-keys.js';
 import { OfferCodes } from './issuance/offer-codes.js';
 import { DEVELOPMENT_KEY_ENCRYPTION_KEY, KeyEncryption } from './keys/key-encryption.js';
 import { LocalKeyStore } from './keys/local-key-store.js';
 import { sharedState } from './ephemeral/shared-state.js';
 import { createLogger } from './logger.js';
+import { listenMetrics } from './metrics/metrics-server.js';
+import { metricsOf } from './metrics/service-metrics.js';
 import { startEmbeddedPostgres } from './persistence/embedded/embedded-postgres.js';
 import { migrate, openOrm } from './persistence/orm.js';
 import { localSessionEvents, redisSessionEvents } from './verification/session-events.js';
@@ -117,6 +120,7 @@ export async function startService(
   const stopSealing = config.runsWorkers
     ? scheduleAuditSealing(orm, keys, config.AUDIT_SEAL_INTERVAL_MS, logger)
     : async () => undefined;
+  const stopExpiry = config.runsWorkers ? scheduleIdempotencyExpiry(orm, logger) : () => undefined;
   // Status changes are published by worker nodes looking for them, not by an outbox row per change.
   const stopPublishing = config.runsWorkers
     ? scheduleStatusListPublishing(orm, { signer: keys, issuerUrl: config.issuerUrl, logger })
@@ -141,6 +145,7 @@ export async function startService(
     const app = createApp({ ...context, keys });
     server = await listenHttp(app, config);
   }
+  const metricsServer = await listenMetrics(metricsOf(context), config);
   const address = server?.address();
   const port = typeof address === 'object' && address ? address.port : undefined;
   logger.info({ role: config.ROLE, port, jobs: jobs.kind, mail: mail.description }, 'service started');
@@ -156,6 +161,9 @@ export async function startService(
         await closed;
       }
       stopSchedule();
+      stopExpiry();
+      metricsServer?.close();
+      await metricsOf(context).stop();
       await stopSealing();
       await stopPublishing();
       await stopListening();

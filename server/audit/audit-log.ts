@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { beforeCommit } from '../persistence/before-commit.js';
+import { queueWebhookDeliveries } from '../webhooks/queue-webhook-deliveries.js';
 import type { AuditEvent } from './audit-event.entity.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -61,6 +62,8 @@ export async function appendAuditEvent(tx: EntityManager, entry: AuditEntry): Pr
     rows = batch;
     buffered.set(context, batch);
     beforeCommit(tx, 'audit', '', (em) => insertPending(em, batch));
+    // Webhooks derive from the same events at the same commit: none for a rolled-back change.
+    beforeCommit(tx, 'audit', 'webhooks', (em) => queueWebhookDeliveries(em, batch));
   }
   rows.push({
     id: randomUUID(),

@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { adminContract } from '../../contract/admin/admin-contract.js';
 import { trustedIssuerContract } from '../../contract/admin/trusted-issuer-contract.js';
+import { webhookContract } from '../../contract/admin/webhook-contract.js';
 import { healthContract } from '../../contract/health-contract.js';
 import { contract } from '../../contract/index.js';
 import { integratorContract } from '../../contract/integrator-contract.js';
@@ -16,6 +17,7 @@ import { whoAmIRoutes } from '../integrator/whoami.routes.js';
 import { issuanceRoutes } from '../issuance/issuance.routes.js';
 import { adminKeyRoutes } from '../keys/admin-key.routes.js';
 import type { LocalKeyStore } from '../keys/local-key-store.js';
+import { metricsOf } from '../metrics/service-metrics.js';
 import { oauthErrorRenderer } from '../oid4vci/oauth-error-renderer.js';
 import { mountOid4vci } from '../oid4vci/oid4vci.endpoints.js';
 import { mountOid4vp } from '../oid4vp/oid4vp.endpoints.js';
@@ -28,6 +30,7 @@ import { adminTenantRoutes } from '../tenants/admin-tenant.routes.js';
 import { adminTrustedIssuerRoutes } from '../verification/admin-trusted-issuer.routes.js';
 import { loginEventsRoute } from '../verification/login-events.route.js';
 import { verificationRoutes } from '../verification/verification.routes.js';
+import { adminWebhookRoutes } from '../webhooks/admin-webhook.routes.js';
 import { adminGuard } from './admin-guard.js';
 import { apiDocsRouter } from './api-docs.js';
 import { asyncHandler } from './async-handler.js';
@@ -48,6 +51,8 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.config.TRUST_PROXY);
+  const metrics = metricsOf(ctx);
+  app.use(metrics.observeRequests);
   app.use(
     pinoHttp({
       logger: ctx.logger,
@@ -57,12 +62,14 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
         req: (req) => ({ id: req.id, method: req.method, url: String(req.url).split('?')[0] }),
         res: (res) => ({ statusCode: res.statusCode }),
       },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
     }),
   );
   app.use(requestHygiene);
   app.use(securityHeaders);
   app.use(requireHttps(ctx.config));
+  // On this port only with a token; METRICS_PORT serves it on a listener of its own (README: Metrics).
+  if (ctx.config.METRICS_TOKEN) app.get('/metrics', asyncHandler(metrics.serve));
   const limits = rateLimits(ctx.config, ctx.shared);
   app.use(limits.byAddress);
   app.use(forkEntityManager(ctx.orm));
@@ -101,6 +108,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
     options,
   );
   createExpressEndpoints(trustedIssuerContract, adminTrustedIssuerRoutes(), app, options);
+  createExpressEndpoints(webhookContract, adminWebhookRoutes(ctx.config), app, options);
   mountOid4vci(app, ctx, ctx.issuance.codes);
   mountOid4vp(app, ctx.verifier);
   mountOidc(app, ctx);

@@ -3,13 +3,24 @@ import type { Request } from 'express';
 import { integratorContract } from '../../contract/integrator-contract.js';
 import { notFound } from '../http/problem.js';
 import { principalOf } from '../http/request-context.js';
+import { idempotent } from '../idempotency/idempotent.js';
 import { changeCredentialStatus, type StatusAction } from './change-credential-status.js';
-import { createIssuance, type IssuanceServices } from './create-issuance.js';
+import { type CreatedIssuance, createIssuance, type IssuanceServices } from './create-issuance.js';
 import { Issuance } from './issuance.entity.js';
 import { issuanceView } from './issuance.view.js';
 import { IssuedCredential } from './issued-credential.entity.js';
 
 const s = initServer();
+
+const createdView = (created: CreatedIssuance) => ({
+  offer_id: created.offerId,
+  ...(created.offerUri ? { credential_offer_uri: created.offerUri } : {}),
+  expires_in: created.expiresIn,
+  delivery: created.delivery,
+  ...(created.credential
+    ? { credential: created.credential.credential, credential_id: created.credential.id }
+    : {}),
+});
 
 /** The integrator's issuance API: create offers, read them, change credential status. */
 export function issuanceRoutes(services: IssuanceServices) {
@@ -21,26 +32,16 @@ export function issuanceRoutes(services: IssuanceServices) {
       return { status: 200 as const, body: { id: credential.id, status: credential.status } };
     };
   return {
-    createIssuance: s.route(integratorContract.createIssuance, async ({ body, req }) => {
-      const created = await createIssuance(
-        req.em,
-        services,
-        principalOf(req).tenantId,
-        req.actor ?? '',
-        body,
-      );
-      return {
-        status: 201,
-        body: {
-          offer_id: created.offerId,
-          ...(created.offerUri ? { credential_offer_uri: created.offerUri } : {}),
-          expires_in: created.expiresIn,
-          delivery: created.delivery,
-          ...(created.credential
-            ? { credential: created.credential.credential, credential_id: created.credential.id }
-            : {}),
-        },
-      };
+    createIssuance: s.route(integratorContract.createIssuance, async ({ body, headers, req, res }) => {
+      const tenantId = principalOf(req).tenantId;
+      const key = headers['idempotency-key'];
+      const scope = { tenantId, key, route: 'POST /api/v1/issuances', body };
+      const { answer, replayed } = await idempotent(req.em, scope, async (em) => {
+        const created = await createIssuance(em, services, tenantId, req.actor ?? '', body);
+        return { status: 201 as const, body: createdView(created) };
+      });
+      if (replayed) res.setHeader('idempotent-replayed', 'true');
+      return answer;
     }),
     getIssuance: s.route(integratorContract.getIssuance, async ({ params, req }) => {
       const tenantId = principalOf(req).tenantId;

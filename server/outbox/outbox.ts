@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OutboxMessage } from './outbox-message.entity.js';
 
-export const TOPICS = ['mail', 'status-list', 'audit-export', 'audit-seal'] as const;
+export const TOPICS = ['mail', 'status-list', 'audit-export', 'audit-seal', 'webhook'] as const;
 export type Topic = (typeof TOPICS)[number];
 
 /**

@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { integratorContract } from '../../contract/integrator-contract.js';
 import { notFound } from '../http/problem.js';
 import { principalOf } from '../http/request-context.js';
+import { idempotent } from '../idempotency/idempotent.js';
 import { createPresentationSession } from './create-presentation-session.js';
 import { PresentationSession, statusOf } from './presentation-session.entity.js';
 import type { VerifierServices } from './verifier-services.js';
@@ -13,19 +14,25 @@ export function verificationRoutes(services: VerifierServices) {
   return {
     createAuthorizationRequest: s.route(
       integratorContract.createAuthorizationRequest,
-      async ({ body, req }) => {
-        const p = principalOf(req);
-        const created = await createPresentationSession(req.em, services, p.tenantId, req.actor ?? '', body);
-        return {
-          status: 201,
-          body: {
-            session_id: created.session.id,
-            request_uri: `openid-vp://verifier/request/${created.session.id}`,
-            expires_in: created.expiresIn,
-            authorization_request_uri: created.authorizationRequestUri,
-            qr_code: created.qrCode,
-          },
-        };
+      async ({ body, headers, req, res }) => {
+        const { tenantId } = principalOf(req);
+        const key = headers['idempotency-key'];
+        const scope = { tenantId, key, route: 'POST /api/v1/authorization-request', body };
+        const { answer, replayed } = await idempotent(req.em, scope, async (em) => {
+          const created = await createPresentationSession(em, services, tenantId, req.actor ?? '', body);
+          return {
+            status: 201 as const,
+            body: {
+              session_id: created.session.id,
+              request_uri: `openid-vp://verifier/request/${created.session.id}`,
+              expires_in: created.expiresIn,
+              authorization_request_uri: created.authorizationRequestUri,
+              qr_code: created.qrCode,
+            },
+          };
+        });
+        if (replayed) res.setHeader('idempotent-replayed', 'true');
+        return answer;
       },
     ),
     getAuthorizationRequest: s.route(integratorContract.getAuthorizationRequest, async ({ params, req }) => {

@@ -1,0 +1,68 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { AppContext } from '../app-context.js';
+import { bearerToken } from '../tenants/token-auth.js';
+import { httpMetrics } from './http-metrics.js';
+import { queueMetrics } from './queue-metrics.js';
+import { stateMetrics } from './state-metrics.js';
+
+export interface ServiceMetrics {
+  registry: Registry;
+  /** Counts and times every request; mounted first in the app. */
+  observeRequests: RequestHandler;
+  /** GET /metrics: the Prometheus text exposition, behind METRICS_TOKEN when it is set. */
+  serve: (req: Request, res: Response) => Promise<void>;
+  stop(): Promise<void>;
+}
+
+type MetricsContext = Pick<AppContext, 'config' | 'orm' | 'logger' | 'redis'>;
+
+/** One registry per running service (tests run several in one process), found through its ORM. */
+const perService = new WeakMap<object, ServiceMetrics>();
+
+export function metricsOf(ctx: MetricsContext): ServiceMetrics {
+  let metrics = perService.get(ctx.orm);
+  if (!metrics) {
+    metrics = createMetrics(ctx);
+    perService.set(ctx.orm, metrics);
+  }
+  return metrics;
+}
+
+function createMetrics(ctx: MetricsContext): ServiceMetrics {
+  const registry = new Registry();
+  // Process RSS, heap, event loop lag, GC: prom-client's standard process and Node.js series.
+  collectDefaultMetrics({ register: registry });
+  stateMetrics(registry, ctx.logger, () => ctx.orm.em.fork());
+  const stopQueues = ctx.redis
+    ? queueMetrics(registry, ctx.logger, ctx.redis, ctx.config.QUEUE_PREFIX)
+    : async () => undefined;
+  const token = ctx.config.METRICS_TOKEN;
+  const expected = token ? createHash('sha256').update(token).digest() : undefined;
+  return {
+    registry,
+    observeRequests: httpMetrics(registry),
+    async serve(req, res) {
+      if (expected) {
+        // Hashed first, so the constant-time comparison takes the same time whatever is presented.
+        const presented = createHash('sha256')
+          .update(bearerToken(req.headers.authorization) ?? '')
+          .digest();
+        if (!timingSafeEqual(presented, expected)) {
+          res
+            .status(401)
+            .set('www-authenticate', 'Bearer')
+            .type('text/plain')
+            .send('METRICS_TOKEN required\n');
+          return;
+        }
+      }
+      res
+        .set('cache-control', 'no-store')
+        .type(registry.contentType)
+        .send(await registry.metrics());
+    },
+    stop: stopQueues,
+  };
+}
