@@ -1,7 +1,7 @@
 import { WalletError } from './errors.js';
 import { asObject, checkedUrl, type HttpOptions, stringField } from './http.js';
 import type { DcqlQuery } from './select-for-dcql.js';
-import type { X5cCheckOptions } from './x509-hash.js';
+import type { X5cCheckOptions } from './x5c-chain.js';
 
 /** The Response Modes this wallet answers with (OID4VP §8.2, §8.3.1). */
 export type ResponseMode = 'direct_post' | 'direct_post.jwt';

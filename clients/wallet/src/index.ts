@@ -1,8 +1,8 @@
 /**
  * A holder wallet for OpenID4VCI 1.0 (pre-authorized code flow), OpenID4VP 1.0 (signed requests of
- * x509_hash clients, DCQL, direct_post and direct_post.jwt) and SD-JWT VC. Each protocol step is
- * a verb-first function taking its inputs and HttpOptions; HolderWallet wires them to a key provider
- * (HolderCrypto) and a CredentialStore.
+ * x509_hash and x509_san_dns clients, DCQL, direct_post and direct_post.jwt) and SD-JWT VC. Each
+ * protocol step is a verb-first function taking its inputs and HttpOptions; HolderWallet wires them
+ * to a key provider (HolderCrypto) and a CredentialStore.
  */
 export * from './authorization-request.js';
 export * from './claims-path.js';
@@ -32,3 +32,4 @@ export * from './token.js';
 export * from './verify-sd-jwt-vc.js';
 export * from './well-known.js';
 export * from './x509-hash.js';
+export * from './x509-san-dns.js';

@@ -10,6 +10,7 @@ import { OAuthError, WalletError } from './errors.js';
 import { checkedUrl, type HttpOptions } from './http.js';
 import { decodeJwtPart } from './sd-jwt.js';
 import { authenticateX509HashClient, X509_HASH_PREFIX } from './x509-hash.js';
+import { authenticateX509SanDnsClient, checkResponseUriHost, X509_SAN_DNS_PREFIX } from './x509-san-dns.js';
 
 /** The `typ` of a Request Object (RFC 9101 §10.8); OID4VP §5 requires it. */
 export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
@@ -61,9 +62,10 @@ async function getRequestObject(requestUri: string, http: HttpOptions): Promise<
 
 /**
  * Verifies a signed Request Object (OID4VP §5, RFC 9101 §6.2) and validates its claims: `typ`
- * oauth-authz-req+jwt, `alg` ES256, a `client_id` with the `x509_hash` prefix (the only one this
- * wallet supports: others are refused, not treated as pre-registered), the hash of the `x5c` leaf,
- * and the signature with the leaf's key. An `iss` claim is ignored, as §5 requires.
+ * oauth-authz-req+jwt, `alg` ES256, a `client_id` with the `x509_hash` prefix (the hash of the `x5c`
+ * leaf) or the `x509_san_dns` prefix (a DNS name of the leaf, whose chain must end in a trust anchor,
+ * and the host of `response_uri`); other prefixes are refused, not treated as pre-registered. The
+ * signature must verify with the leaf's key. An `iss` claim is ignored, as §5 requires.
  */
 export async function verifyRequestObject(
   jwt: string,
@@ -84,15 +86,20 @@ export async function verifyRequestObject(
   if (header.alg !== 'ES256')
     throw new WalletError(`request object alg ${String(header.alg)} is not supported`);
   const clientId = typeof payload.client_id === 'string' ? payload.client_id : '';
-  if (!clientId.startsWith(X509_HASH_PREFIX)) {
+  const sanDns = clientId.startsWith(X509_SAN_DNS_PREFIX)
+    ? authenticateX509SanDnsClient(clientId, header.x5c, opts)
+    : undefined;
+  if (!sanDns && !clientId.startsWith(X509_HASH_PREFIX)) {
     const prefix = clientId.includes(':') ? clientId.slice(0, clientId.indexOf(':')) : '(none)';
     throw new WalletError(
-      `invalid_request: client identifier prefix ${prefix} is not supported (only x509_hash)`,
+      `invalid_request: client identifier prefix ${prefix} is not supported (only x509_hash and x509_san_dns)`,
     );
   }
-  const key = authenticateX509HashClient(clientId, header.x5c, opts);
+  const key = sanDns?.key ?? authenticateX509HashClient(clientId, header.x5c, opts);
   await compactVerify(jwt, key, { algorithms: ['ES256'] }).catch(() => {
     throw new WalletError('the request object signature does not verify with the x5c leaf key');
   });
-  return validateAuthorizationRequest(payload, expectedClientId, opts);
+  const request = validateAuthorizationRequest(payload, expectedClientId, opts);
+  if (sanDns) checkResponseUriHost(request.response_uri, sanDns.dnsName);
+  return request;
 }
