@@ -65,7 +65,10 @@ export async function startService(
   }
   const secret = config.KEY_ENCRYPTION_KEY ?? DEVELOPMENT_KEY_ENCRYPTION_KEY;
   const sealing = new KeyEncryption(secret);
-  const keys = new LocalKeyStore(orm, sealing, new URL(config.verifierUrl).hostname);
+  const keys = new LocalKeyStore(orm, sealing, {
+    names: { issuerUrl: config.issuerUrl, verifierUrl: config.verifierUrl, organization: config.ISSUER_NAME },
+    logger,
+  });
   await keys.ensureKeys();
   await ensureBuiltinConfigurations(orm.em.fork());
   const issuance = {

@@ -17,7 +17,16 @@ import {
   CredentialConfigurationList,
 } from './credential-configuration.js';
 import { ProvisioningSettings } from './provisioning.js';
-import { KeyPurpose, SigningKeyInfo, SigningKeyList } from './signing-key.js';
+import {
+  CertificateChainImport,
+  CertificateSigningRequestCreated,
+  CertificateSigningRequestInput,
+  DevelopmentCaInfo,
+  KeyPurpose,
+  Kid,
+  SigningKeyInfo,
+  SigningKeyList,
+} from './signing-key.js';
 import {
   Paging,
   Tenant,
@@ -196,6 +205,36 @@ export const adminContract = c.router(
       body: c.noBody(),
       responses: { 201: SigningKeyInfo, 400: ProblemDetails, 401: ProblemDetails },
       summary: 'Make a new active key for a purpose; the previous one keeps verifying as retiring',
+    },
+    getDevelopmentCa: {
+      method: 'GET',
+      path: '/keys/development-ca',
+      responses: { 200: DevelopmentCaInfo, 401: ProblemDetails },
+      summary:
+        'The root of the development CA that certifies keys without an imported chain (trust it in tests)',
+    },
+    createCertificateSigningRequest: {
+      method: 'POST',
+      path: '/keys/:purpose/csr',
+      pathParams: z.object({ purpose: KeyPurpose }),
+      body: CertificateSigningRequestInput,
+      responses: { 200: CertificateSigningRequestCreated, 400: ProblemDetails, 401: ProblemDetails },
+      summary: 'A PKCS#10 request for the active key of a purpose, for a CA to certify',
+    },
+    importCertificateChain: {
+      method: 'PUT',
+      path: '/keys/:kid/certificate-chain',
+      pathParams: z.object({ kid: Kid }),
+      body: CertificateChainImport,
+      responses: {
+        200: SigningKeyInfo,
+        400: ProblemDetails,
+        401: ProblemDetails,
+        404: ProblemDetails,
+        409: ProblemDetails,
+      },
+      summary:
+        'Make a CA-issued chain the key’s x5c (checked: the key’s public key, not self-signed, valid now)',
     },
   },
   { pathPrefix: '/admin/v1', strictStatusCodes: true, metadata: { security: 'admin' } as const },

@@ -2,6 +2,9 @@ import { z } from 'zod';
 
 export const KeyPurpose = z.enum(['issuer', 'status-list', 'verifier', 'oidc', 'audit']);
 
+/** A JWK thumbprint (RFC 7638), base64url. */
+export const Kid = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'a key id (base64url)');
+
 export const SigningKeyInfo = z.object({
   kid: z.string(),
   purpose: KeyPurpose,
@@ -9,6 +12,69 @@ export const SigningKeyInfo = z.object({
   status: z.enum(['active', 'retiring', 'retired']),
   public_jwk: z.record(z.string()),
   created_at: z.string().datetime(),
+  certificate_source: z
+    .enum(['development', 'imported'])
+    .nullable()
+    .describe('Who issued the chain: the development CA of this deployment, or a CA an operator imported'),
+  certificate_chain: z
+    .array(z.string())
+    .describe('The `x5c` of the key: base64 DER, leaf first, trust anchor left out'),
 });
 
 export const SigningKeyList = z.object({ items: z.array(SigningKeyInfo) });
+
+const DnsName = z
+  .string()
+  .regex(
+    /^(?=.{1,253}$)[A-Za-z0-9*]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/,
+    'a DNS name',
+  );
+
+export const CertificateSigningRequestInput = z
+  .object({
+    subject: z
+      .string()
+      .min(3)
+      .max(500)
+      .optional()
+      .describe('RFC 4514 name, e.g. "CN=issuer.example, O=ACME"; default: CN=<host>, O=<ISSUER_NAME>'),
+    dns_names: z
+      .array(DnsName)
+      .max(20)
+      .optional()
+      .describe('dNSName SANs; default: the host of ISSUER_URL (issuer, status-list) or VERIFIER_URL'),
+    uris: z
+      .array(z.string().url().max(2000))
+      .max(20)
+      .optional()
+      .describe('URI SANs; default: ISSUER_URL (issuer, status-list) or VERIFIER_URL'),
+  })
+  .strict();
+
+export const CertificateSigningRequestCreated = z.object({
+  kid: z.string().describe('The active key the request is for; import the chain under this kid'),
+  purpose: KeyPurpose,
+  subject: z.string(),
+  dns_names: z.array(z.string()),
+  uris: z.array(z.string()),
+  csr: z.string().describe('PKCS#10 (RFC 2986), PEM, signed with the key'),
+});
+
+export const CertificateChainImport = z
+  .object({
+    certificate_chain: z
+      .string()
+      .min(1)
+      .max(65_536)
+      .describe(
+        'PEM certificates, leaf first; a trailing self-signed root is checked against and left out of x5c',
+      ),
+  })
+  .strict();
+
+export const DevelopmentCaInfo = z.object({
+  subject: z.string(),
+  not_after: z.string().datetime(),
+  certificate: z.string().describe('Base64 DER of the root'),
+  pem: z.string(),
+});

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { isIntegratorRedirectUri } from './redirect-uri.js';
 
 /**
+ * How the verifier identifies itself in the request (OID4VP 1.0 section 5.9.3): `x509_hash:<hash
+ * of its leaf certificate>` or `x509_san_dns:<its host>`, a DNS name of that certificate.
+ */
+export const ClientIdPrefix = z.enum(['x509_hash', 'x509_san_dns']);
+export type ClientIdPrefix = z.infer<typeof ClientIdPrefix>;
+
+/**
  * What the integrator asks a wallet to present: a credential configuration of this service (the
  * verifier builds the DCQL query) or a full DCQL query; where to send the user afterwards; how the
  * wallet answers (encrypted by default); how long the session lives.
@@ -27,6 +34,9 @@ export const AuthorizationRequestCreate = z
       ),
     response_mode: z.enum(['direct_post', 'direct_post.jwt']).default('direct_post.jwt'),
     expires_in: z.number().int().min(30).optional().describe('Seconds; at most the configured maximum'),
+    client_id_prefix: ClientIdPrefix.optional().describe(
+      'Client identifier prefix of the request (OID4VP 5.9.3): x509_hash (default) or x509_san_dns, naming the verifier host',
+    ),
   })
   .strict()
   .refine((r) => Boolean(r.credential_configuration_id) !== Boolean(r.dcql_query), {

@@ -19,11 +19,15 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /**
  * Signs an SD-JWT VC with the issuer key: header `typ: dc+sd-jwt`, `alg: ES256`, `kid` of a key
- * published at /.well-known/jwt-vc-issuer; claims `iss`, `vct`, `iat`, `exp`, `cnf.jwk`,
+ * published at /.well-known/jwt-vc-issuer and `x5c`, that key's certificate chain without the trust
+ * anchor (HAIP "Issuer identification and key resolution", SD-JWT VC section 3.5), whose leaf names
+ * `iss`; claims `iss`, `vct`, `iat`, `exp`, `cnf.jwk`,
  * `status.status_list` and the payload, disclosable as the configuration says.
  */
 export async function issueSdJwtVc(signer: Signer, input: SdJwtVcInput): Promise<string> {
   const kid = await signer.activeKid('issuer');
+  // Pinned to the same kid as the signature, so a rotation in between cannot mismatch them.
+  const x5c = await signer.certificateChain('issuer', kid);
   const sdjwt = new SDJwtVcInstance({
     hasher: digest,
     hashAlg: 'sha-256',
@@ -45,5 +49,8 @@ export async function issueSdJwtVc(signer: Signer, input: SdJwtVcInput): Promise
   };
   const frame = disclosureFrame(input.selectivelyDisclosable, input.claims);
   // The frame is computed from the payload's own shape, which the library's static typing cannot follow.
-  return sdjwt.issue(payload, frame as never, { header: { typ: 'dc+sd-jwt', kid } });
+  return sdjwt.issue(payload, frame as never, {
+    // A signer without certificates (a test's in-memory key) signs without x5c rather than an empty one.
+    header: { typ: 'dc+sd-jwt', kid, ...(x5c.length ? { x5c } : {}) },
+  });
 }

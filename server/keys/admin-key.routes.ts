@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { adminContract } from '../../contract/admin/admin-contract.js';
 import type { LocalKeyStore } from './local-key-store.js';
 import type { SigningKey } from './signing-key.entity.js';
+import { certificateOf } from './x509-support.js';
 
 const s = initServer();
 
@@ -12,6 +13,8 @@ const keyView = (k: SigningKey) => ({
   status: k.status,
   public_jwk: k.publicJwk,
   created_at: k.createdAt.toISOString(),
+  certificate_source: k.certificateSource ?? null,
+  certificate_chain: k.certificateChain ?? [],
 });
 
 export function adminKeyRoutes(keys: LocalKeyStore) {
@@ -23,6 +26,36 @@ export function adminKeyRoutes(keys: LocalKeyStore) {
     rotateSigningKey: s.route(adminContract.rotateSigningKey, async ({ params }) => ({
       status: 201,
       body: keyView(await keys.rotate(params.purpose)),
+    })),
+    getDevelopmentCa: s.route(adminContract.getDevelopmentCa, async () => {
+      const root = certificateOf(await keys.developmentRoot());
+      return {
+        status: 200,
+        body: {
+          subject: root.subject,
+          not_after: root.notAfter.toISOString(),
+          certificate: Buffer.from(root.rawData).toString('base64'),
+          pem: root.toString('pem'),
+        },
+      };
+    }),
+    createCertificateSigningRequest: s.route(
+      adminContract.createCertificateSigningRequest,
+      async ({ params, body }) => {
+        const { kid, purpose, names, csr } = await keys.certificateSigningRequest(params.purpose, {
+          ...(body.subject ? { subject: body.subject } : {}),
+          ...(body.dns_names ? { dnsNames: body.dns_names } : {}),
+          ...(body.uris ? { uris: body.uris } : {}),
+        });
+        return {
+          status: 200,
+          body: { kid, purpose, subject: names.subject, dns_names: names.dnsNames, uris: names.uris, csr },
+        };
+      },
+    ),
+    importCertificateChain: s.route(adminContract.importCertificateChain, async ({ params, body }) => ({
+      status: 200,
+      body: keyView(await keys.importCertificateChain(params.kid, body.certificate_chain)),
     })),
   };
 }

@@ -1,7 +1,7 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
 import type { KeyEncryption } from './key-encryption.js';
-import type { KeyPurpose, SigningKey } from './signing-key.entity.js';
+import type { CertificateSource, KeyPurpose, SigningKey } from './signing-key.entity.js';
 
 export interface RingKey {
   kid: string;
@@ -9,7 +9,9 @@ export interface RingKey {
   status: SigningKey['status'];
   publicJwk: JWK;
   privateKey: KeyObject;
-  certificate: string | null;
+  /** The `x5c` of the key (leaf first, no trust anchor); empty until it has a certificate. */
+  chain: string[];
+  certificateSource: CertificateSource | null;
   createdAt: Date;
 }
 
@@ -40,7 +42,8 @@ export class KeyRing {
           purpose: r.purpose,
           status: r.status,
           publicJwk: r.publicJwk as JWK,
-          certificate: r.certificate ?? null,
+          chain: r.certificateChain ?? (r.certificate ? [r.certificate] : []),
+          certificateSource: r.certificateSource ?? null,
           createdAt: r.createdAt,
           privateKey:
             previous.#byKid.get(r.kid)?.privateKey ??
@@ -62,6 +65,9 @@ export class KeyRing {
   published(purpose: KeyPurpose): RingKey[] {
     return [...this.#byKid.values()]
       .filter((k) => k.purpose === purpose)
-      .sort((a, b) => Number(b.status === 'active') - Number(a.status === 'active') || +b.createdAt - +a.createdAt);
+      .sort(
+        (a, b) =>
+          Number(b.status === 'active') - Number(a.status === 'active') || +b.createdAt - +a.createdAt,
+      );
   }
 }

@@ -1,51 +1,71 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompactSign, calculateJwkThumbprint, type JWK } from 'jose';
+import type { Logger } from 'pino';
 import { invalidate, nodeCachesOf } from '../cache/node-caches.js';
 import type { Orm } from '../persistence/orm.js';
+import { type CertificateNames, DEFAULT_SERVICE_NAMES, type ServiceNames } from './certificate-names.js';
+import { certificateSigningRequest } from './certificate-signing-request.js';
+import { DevelopmentCa } from './development-ca.js';
+import { importCertificateChain } from './import-certificate-chain.js';
+import { DEVELOPMENT_CERTIFICATES_WARNING, KeyCertificates } from './key-certificates.js';
 import type { KeyEncryption } from './key-encryption.js';
-import { KeyRing } from './key-ring.js';
-import { selfSignedCertificate } from './self-signed-certificate.js';
-import type { Signer } from './signer.js';
+import { KeyRing, type RingKey } from './key-ring.js';
+import type { Signer, SignJwtOptions } from './signer.js';
 import { KEY_PURPOSES, type KeyPurpose, SigningKey } from './signing-key.entity.js';
+import { KEYS_CHANGED, lockPurpose } from './signing-key-table.js';
 
 const REFRESH_MS = 30_000;
-/** The invalidation topic of the `signing_key` table (see server/cache). */
-const KEYS_CHANGED = 'signing-key';
+
+export interface LocalKeyStoreOptions {
+  /** The addresses the keys' certificates are named after (ISSUER_URL, VERIFIER_URL, ISSUER_NAME). */
+  names?: ServiceNames;
+  /** Told once at start when development certificates are in use. */
+  logger?: Pick<Logger, 'warn'>;
+}
 
 /**
- * Local ES256 keys: generated on first start (each with its self-signed certificate), kept in
- * `signing_key` encrypted, and served from an in-memory KeyRing. The ring is reloaded at once when
- * any node adds or rotates a key (NOTIFY at its commit, see server/cache) and every 30 s as a
- * safety net, so no request ever reads the table.
+ * Local ES256 keys: generated on first start, kept in `signing_key` encrypted, each with an X.509
+ * chain (imported by an operator, else a leaf of the deployment's development CA), and served from
+ * an in-memory KeyRing. The ring is reloaded at once when any node adds, rotates or re-certifies a
+ * key (NOTIFY at its commit, see server/cache) and every 30 s as a safety net, so no request ever
+ * reads the table.
  */
 export class LocalKeyStore implements Signer {
   readonly #orm: Orm;
   readonly #encryption: KeyEncryption;
-  readonly #certificateSubject: string;
+  readonly #options: LocalKeyStoreOptions;
+  #certificates: KeyCertificates | undefined;
   #ring = KeyRing.empty();
   #timer: NodeJS.Timeout | undefined;
   /** Reloads may overlap (timer, notification); only one started later than the applied one wins. */
   #reloadsStarted = 0;
   #reloadApplied = 0;
 
-  constructor(orm: Orm, encryption: KeyEncryption, certificateSubject = 'credservice') {
+  constructor(orm: Orm, encryption: KeyEncryption, options: LocalKeyStoreOptions = {}) {
     this.#orm = orm;
     this.#encryption = encryption;
-    this.#certificateSubject = certificateSubject;
+    this.#options = options;
   }
 
-  /** Makes sure every purpose has an active key with a certificate, loads the ring, keeps it fresh. */
+  /** Every purpose gets an active key and every current key a chain; loads the ring, keeps it fresh. */
   async ensureKeys(): Promise<void> {
+    const certificates = await this.#keyCertificates();
     for (const purpose of KEY_PURPOSES) {
       await this.#orm.em.fork().transactional(async (tx) => {
-        await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`signing-key:${purpose}`]);
-        const active = await tx.findOne(SigningKey, { purpose, status: 'active' });
-        if (!active) await this.#generate(tx, purpose);
-        else if (!active.certificate) active.certificate = await this.#certificate(active);
+        await lockPurpose(tx, purpose);
+        if (!(await tx.findOne(SigningKey, { purpose, status: 'active' }))) await this.#generate(tx, purpose);
+        const current = await tx.find(SigningKey, { purpose, status: { $ne: 'retired' } });
+        if (await certificates.renewDevelopmentChains(current)) await invalidate(tx, KEYS_CHANGED);
       });
     }
     await this.refresh();
+    const development = KEY_PURPOSES.filter((p) => this.#ring.active(p)?.certificateSource === 'development');
+    if (development.length && !this.#timer)
+      this.#options.logger?.warn(
+        { purposes: development, root: certificates.ca.root.subject },
+        DEVELOPMENT_CERTIFICATES_WARNING,
+      );
     if (!this.#timer)
       nodeCachesOf(this.#orm)?.watch(KEYS_CHANGED, () => void this.refresh().catch(() => undefined));
     this.#timer ??= setInterval(() => this.refresh().catch(() => undefined), REFRESH_MS).unref();
@@ -64,10 +84,10 @@ export class LocalKeyStore implements Signer {
     clearInterval(this.#timer);
   }
 
-  /** A new active key for the purpose; the one it replaces stays published as retiring. */
+  /** A new active key for the purpose, with its development leaf; the one it replaces stays published as retiring. */
   async rotate(purpose: KeyPurpose): Promise<SigningKey> {
     const key = await this.#orm.em.fork().transactional(async (tx) => {
-      await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`signing-key:${purpose}`]);
+      await lockPurpose(tx, purpose);
       await tx.nativeUpdate(SigningKey, { purpose, status: 'active' }, { status: 'retiring' });
       return this.#generate(tx, purpose);
     });
@@ -79,7 +99,27 @@ export class LocalKeyStore implements Signer {
     return this.#orm.em.fork().find(SigningKey, {}, { orderBy: { purpose: 'asc', createdAt: 'desc' } });
   }
 
-  #active(purpose: KeyPurpose) {
+  /** The development CA's root (base64 DER), for whoever should trust development certificates. */
+  async developmentRoot(): Promise<string> {
+    return (await this.#keyCertificates()).ca.rootBase64;
+  }
+
+  /** A PEM PKCS#10 request for the purpose's active key, named from the service's addresses unless given. */
+  async certificateSigningRequest(purpose: KeyPurpose, names: Partial<CertificateNames> = {}) {
+    const key = this.#active(purpose);
+    const chosen = { ...(await this.#keyCertificates()).namesFor(purpose), ...names };
+    const csr = await certificateSigningRequest(key.privateKey, key.publicJwk as never, chosen);
+    return { kid: key.kid, purpose, names: chosen, csr };
+  }
+
+  /** Makes a CA's PEM chain the key's `x5c` from now on, on every node (a 400 when it does not fit). */
+  async importCertificateChain(kid: string, pem: string): Promise<SigningKey> {
+    const row = await importCertificateChain(this.#orm, await this.#keyCertificates(), kid, pem);
+    await this.refresh();
+    return row;
+  }
+
+  #active(purpose: KeyPurpose): RingKey {
     const key = this.#ring.active(purpose);
     if (!key) throw new Error(`no active ${purpose} key: ensureKeys() was not run`);
     return key;
@@ -89,14 +129,16 @@ export class LocalKeyStore implements Signer {
     return this.#active(purpose).kid;
   }
 
-  async certificateChain(purpose: KeyPurpose): Promise<string[]> {
-    const { certificate } = this.#active(purpose);
-    if (!certificate) throw new Error(`the active ${purpose} key has no certificate`);
-    return [certificate];
+  async certificateChain(purpose: KeyPurpose, kid?: string): Promise<string[]> {
+    const key = kid ? this.#ring.get(kid, purpose) : this.#active(purpose);
+    if (!key?.chain.length) throw new Error(`the ${purpose} key ${kid ?? ''} has no certificate chain`);
+    return key.chain;
   }
 
   async publicJwks(purpose: KeyPurpose): Promise<JWK[]> {
-    return this.#ring.published(purpose).map((k) => ({ ...k.publicJwk, kid: k.kid, alg: 'ES256', use: 'sig' }));
+    return this.#ring
+      .published(purpose)
+      .map((k) => ({ ...k.publicJwk, kid: k.kid, alg: 'ES256', use: 'sig' }));
   }
 
   async sign(purpose: KeyPurpose, data: Uint8Array, pinned?: string) {
@@ -106,21 +148,27 @@ export class LocalKeyStore implements Signer {
     return { kid: key.kid, signature: new Uint8Array(signature) };
   }
 
-  async signJwt(purpose: KeyPurpose, header: Record<string, unknown>, payload: Record<string, unknown>) {
-    const { kid, privateKey } = this.#active(purpose);
+  async signJwt(
+    purpose: KeyPurpose,
+    header: Record<string, unknown>,
+    payload: Record<string, unknown>,
+    options: SignJwtOptions = {},
+  ) {
+    const { kid, privateKey, chain } = this.#active(purpose);
+    // The chain comes from the same ring entry as the key, so a rotation cannot split them.
+    if (options.x5c && !chain.length) throw new Error(`the active ${purpose} key has no certificate chain`);
     return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-      .setProtectedHeader({ ...header, alg: 'ES256', kid })
+      .setProtectedHeader({ ...header, alg: 'ES256', kid, ...(options.x5c ? { x5c: chain } : {}) })
       .sign(privateKey);
   }
 
-  async #certificate(row: Pick<SigningKey, 'kid' | 'publicJwk' | 'privateKeyEnc'>): Promise<string> {
-    const privateKey = createPrivateKey({
-      key: this.#encryption.open(row.privateKeyEnc, row.kid),
-      format: 'der',
-      type: 'pkcs8',
-    });
-    const publicKey = createPublicKey({ key: row.publicJwk as import('node:crypto').JsonWebKey, format: 'jwk' });
-    return selfSignedCertificate(privateKey, publicKey, this.#certificateSubject);
+  async #keyCertificates(): Promise<KeyCertificates> {
+    this.#certificates ??= new KeyCertificates(
+      await DevelopmentCa.loadOrCreate(this.#orm, this.#encryption),
+      this.#options.names ?? DEFAULT_SERVICE_NAMES,
+      this.#options.names !== undefined,
+    );
+    return this.#certificates;
   }
 
   async #generate(tx: EntityManager, purpose: KeyPurpose): Promise<SigningKey> {
@@ -128,15 +176,16 @@ export class LocalKeyStore implements Signer {
     const { kty, crv, x, y } = publicKey.export({ format: 'jwk' }) as Record<string, string>;
     const publicJwk = { kty: kty as string, crv: crv as string, x: x as string, y: y as string };
     const kid = await calculateJwkThumbprint(publicJwk);
+    const chain = await (await this.#keyCertificates()).developmentChain(purpose, publicJwk);
     const row = tx.create(SigningKey, {
+      ...chain,
       kid,
       purpose,
-      alg: 'ES256',
       publicJwk,
+      alg: 'ES256',
       privateKeyEnc: this.#encryption.seal(privateKey.export({ format: 'der', type: 'pkcs8' }), kid),
       status: 'active',
       retiredAt: null,
-      certificate: await selfSignedCertificate(privateKey, publicKey, this.#certificateSubject),
     });
     await tx.flush();
     await invalidate(tx, KEYS_CHANGED);

@@ -1,6 +1,15 @@
 import type { JWK } from 'jose';
 import type { KeyPurpose } from './signing-key.entity.js';
 
+export interface SignJwtOptions {
+  /**
+   * Adds the key's certificate chain as `x5c` (leaf first, trust anchor left out, as HAIP asks),
+   * taken together with the key so a concurrent rotation cannot pair one key's chain with another's
+   * signature.
+   */
+  x5c?: boolean;
+}
+
 /**
  * Signs with ES256 (P-256) keys that it never hands out. The local implementation keeps keys
  * encrypted in PostgreSQL; a KMS or HSM implementation can take its place behind this interface.
@@ -11,6 +20,7 @@ export interface Signer {
     purpose: KeyPurpose,
     header: Record<string, unknown>,
     payload: Record<string, unknown>,
+    options?: SignJwtOptions,
   ): Promise<string>;
   /**
    * A raw ES256 signature (IEEE P1363, r||s) for libraries that build the JWS themselves. `kid` pins
@@ -22,8 +32,9 @@ export interface Signer {
   /** Public keys that verifiers should accept for the purpose: the active one and those retiring. */
   publicJwks(purpose: KeyPurpose): Promise<JWK[]>;
   /**
-   * The X.509 chain (base64 DER, leaf first) of the purpose's active key, for `x5c` headers; with the
-   * local store, a self-signed certificate made once per key.
+   * The X.509 chain (base64 DER, leaf first, without the trust anchor) of the purpose's active key,
+   * or of the current key `kid`, for `x5c` headers. With the local store: the chain an operator
+   * imported, else a leaf of the deployment's development CA.
    */
-  certificateChain(purpose: KeyPurpose): Promise<string[]>;
+  certificateChain(purpose: KeyPurpose, kid?: string): Promise<string[]>;
 }

@@ -4,6 +4,9 @@ export const KEY_PURPOSES = ['issuer', 'status-list', 'verifier', 'oidc', 'audit
 export type KeyPurpose = (typeof KEY_PURPOSES)[number];
 export const KEY_STATUSES = ['active', 'retiring', 'retired'] as const;
 export type KeyStatus = (typeof KEY_STATUSES)[number];
+/** Who issued a key's certificate chain: the deployment's development CA, or a CA an operator used. */
+export const CERTIFICATE_SOURCES = ['development', 'imported'] as const;
+export type CertificateSource = (typeof CERTIFICATE_SOURCES)[number];
 
 /** An ES256 key. The private part is stored only as AES-256-GCM ciphertext under KEY_ENCRYPTION_KEY. */
 export const SigningKey = defineEntity({
@@ -18,8 +21,12 @@ export const SigningKey = defineEntity({
     status: p.enum(KEY_STATUSES),
     createdAt: p.datetime().onCreate(() => new Date()),
     retiredAt: p.datetime().nullable(),
-    /** Base64 DER of a self-signed certificate for this key, made with it (older rows: at start). */
+    /** Base64 DER of the key's leaf certificate (rows from before chains: self-signed, replaced at start). */
     certificate: p.text().nullable(),
+    /** The `x5c` of the key: leaf first, then intermediates, never the trust anchor. */
+    certificateChain: p.json<string[]>().nullable(),
+    /** Null on rows from before chains, whose self-signed certificate is replaced at start. */
+    certificateSource: p.enum(CERTIFICATE_SOURCES).nullable(),
   },
 });
 

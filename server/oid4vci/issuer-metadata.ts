@@ -9,6 +9,12 @@ export const oid4vciEndpoints = (issuerUrl: string) => ({
   notification: `${issuerUrl}/oid4vci/v1/notification`,
 });
 
+/**
+ * The OAuth scope that asks for a configuration (OID4VCI section 5.1.2): its id, which the contract
+ * limits to scope-token characters. HAIP: every configuration in the metadata has one.
+ */
+export const credentialScope = (configurationId: string) => configurationId;
+
 /** OID4VCI 1.0 section 12.2.4 metadata, built from the registered credential configurations. */
 export async function credentialIssuerMetadata(em: EntityManager, config: Config) {
   const endpoints = oid4vciEndpoints(config.issuerUrl);
@@ -25,6 +31,7 @@ export async function credentialIssuerMetadata(em: EntityManager, config: Config
         c.id,
         {
           format: 'dc+sd-jwt' as const,
+          scope: credentialScope(c.id),
           vct: vctOf(c, config.issuerUrl),
           cryptographic_binding_methods_supported: ['jwk'],
           credential_signing_alg_values_supported: ['ES256'],

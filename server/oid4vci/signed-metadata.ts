@@ -8,7 +8,8 @@ const SIGNED_METADATA_TYP = 'openidvci-issuer-metadata+jwt';
 
 /**
  * OID4VCI 1.0 section 12.2.3: when the wallet prefers `application/jwt`, the issuer metadata comes
- * as a JWT signed with the issuer key (`sub` = issuer).
+ * as a JWT signed with the issuer key (`sub` = issuer), with the key's certificate chain in `x5c`
+ * (HAIP "Issuer Metadata": trust anchor left out, signing certificate not self-signed).
  */
 export const signedMetadata =
   (ctx: Pick<AppContext, 'config' | 'signer'>) => async (req: Request, res: Response, next: NextFunction) => {
@@ -22,6 +23,7 @@ export const signedMetadata =
         'issuer',
         { typ: SIGNED_METADATA_TYP },
         { ...metadata, sub: ctx.config.issuerUrl, iss: ctx.config.issuerUrl, iat: now, exp: now + 86_400 },
+        { x5c: true },
       );
       res.type('application/jwt').send(jwt);
     } catch (e) {

@@ -51,6 +51,7 @@ export async function buildStatusListToken(
     ttl: STATUS_LIST_TTL_SECONDS,
     status_list: { bits: list.bits, lst: encodeStatusList(list.statuses) },
   };
-  const token = await signer.signJwt('status-list', { typ: 'statuslist+jwt' }, payload);
+  // HAIP: the key is resolved from `x5c` (the chain without its trust anchor); `kid` stays beside it.
+  const token = await signer.signJwt('status-list', { typ: 'statuslist+jwt' }, payload, { x5c: true });
   return { token, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
 }

@@ -72,7 +72,7 @@ async function verify(
   const query = DcqlQuery.safeParse(session.dcqlQuery);
   if (!query.success)
     return { reason: 'invalid_query', message: 'the session’s dcql_query is not valid DCQL' };
-  const { clientId } = await s.identity();
+  const { clientId } = await s.identity(session.clientIdPrefix);
   try {
     const verified = await verifyVpToken(vpToken, query.data, {
       nonce: session.nonce,

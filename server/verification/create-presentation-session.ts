@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import QRCode from 'qrcode';
 import { DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
+import type { ClientIdPrefix } from '../../contract/verification/authorization-request.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { vctOf } from '../credential-configurations/credential-configuration.entity.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
@@ -17,6 +18,7 @@ export interface SessionRequest {
   redirect_uri?: string | undefined;
   response_mode: 'direct_post' | 'direct_post.jwt';
   expires_in?: number | undefined;
+  client_id_prefix?: ClientIdPrefix | undefined;
 }
 
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
@@ -89,6 +91,7 @@ export async function createPresentationSession(
     nonce: random(32),
     state: random(32),
     redirectUri: req.redirect_uri ?? null,
+    clientIdPrefix: req.client_id_prefix ?? 'x509_hash',
     encKid,
     encKeySealed: sealed,
     encPublicJwk: publicJwk,
@@ -115,7 +118,7 @@ export async function createPresentationSession(
       });
       return row;
     });
-  const { clientId } = await s.identity();
+  const { clientId } = await s.identity(fields.clientIdPrefix);
   const authorizationRequestUri = `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestObjectUrl(s.config.verifierUrl, id))}`;
   const svg = await QRCode.toString(authorizationRequestUri, {
     type: 'svg',

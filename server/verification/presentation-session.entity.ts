@@ -20,6 +20,8 @@ export const PresentationSession = defineEntity({
     nonce: p.string(),
     state: p.string(),
     redirectUri: p.string().nullable(),
+    /** How the request identified the verifier (OID4VP 5.9.3); the KB-JWT `aud` must be that client_id. */
+    clientIdPrefix: p.enum(['x509_hash', 'x509_san_dns'] as const),
     encKid: p.string().nullable(),
     /** The session's ECDH-ES private key, sealed like signing keys. */
     encKeySealed: p.text().nullable(),

@@ -11,11 +11,12 @@ export const VP_FORMATS_SUPPORTED = {
 
 /**
  * The signed Request Object of a session (OID4VP 1.0 section 5, JAR): `typ oauth-authz-req+jwt`,
- * the verifier's certificate in `x5c` behind an `x509_hash` client identifier, and for
+ * the verifier's certificate chain in `x5c` (trust anchor left out) behind the session's `x509_hash`
+ * or `x509_san_dns` client identifier (OID4VP section 5.9.3), and for
  * direct_post.jwt the session's own ECDH-ES key in `client_metadata.jwks`.
  */
 export async function signRequestObject(s: VerifierServices, session: PresentationSession): Promise<string> {
-  const { clientId, x5c } = await s.identity();
+  const { clientId, x5c } = await s.identity(session.clientIdPrefix);
   const now = Math.floor(Date.now() / 1000);
   const encrypted = session.responseMode === 'direct_post.jwt' && session.encPublicJwk;
   return s.signer.signJwt(

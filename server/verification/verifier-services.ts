@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JWK } from 'jose';
+import type { ClientIdPrefix } from '../../contract/verification/authorization-request.js';
 import type { Config } from '../config.js';
 import type { TtlStore } from '../ephemeral/ttl-store.js';
 import type { KeyEncryption } from '../keys/key-encryption.js';
-import { x509Hash } from '../keys/self-signed-certificate.js';
 import type { Signer } from '../keys/signer.js';
+import { x509Hash } from '../keys/x509-hash.js';
 import { cachedStatusListFetcher, trustedIssuersFromMetadata } from '../oid4vp/verification/index.js';
 import { guardedFetch } from '../outbound/guarded-fetch.js';
 import { type OutboundPolicy, outboundPolicy } from '../outbound/outbound-policy.js';
@@ -24,8 +25,11 @@ export interface VerifierServices {
   fetchStatusList: (uri: string) => Promise<string>;
   /** The issuers a tenant trusts: this service's own issuer, plus the tenant's trusted issuers. */
   trustedIssuers: (em: EntityManager, tenantId: string) => (iss: string) => Promise<JWK[] | undefined>;
-  /** `x509_hash:…` and the certificate chain the request objects carry. */
-  identity(): Promise<{ clientId: string; x5c: string[] }>;
+  /**
+   * The client identifier under `prefix` (default `x509_hash`) and the certificate chain (without
+   * the trust anchor) the request objects carry.
+   */
+  identity(prefix?: ClientIdPrefix): Promise<{ clientId: string; x5c: string[] }>;
 }
 
 /** Outbound reads of the verifier go through the guarded fetch: no redirects, no private addresses. */
@@ -70,9 +74,14 @@ export function verifierServices(
       }
       return resolve(iss);
     },
-    async identity() {
+    async identity(prefix = 'x509_hash') {
       const x5c = await signer.certificateChain('verifier');
-      return { clientId: `x509_hash:${x509Hash(x5c[0] ?? '')}`, x5c };
+      // x509_san_dns names the verifier host, a dNSName of the leaf (see server/keys/certificate-names).
+      const clientId =
+        prefix === 'x509_san_dns'
+          ? `x509_san_dns:${new URL(config.verifierUrl).hostname}`
+          : `x509_hash:${x509Hash(x5c[0] ?? '')}`;
+      return { clientId, x5c };
     },
   };
 }

@@ -122,10 +122,12 @@ function verifierFetch(requestJwt: string) {
 }
 const LINK = `openid4vp://?client_id=${encodeURIComponent(verifierIdentity.clientId)}&request_uri=${encodeURIComponent(REQUEST_URI)}`;
 
-// The issuer: an in-memory key; issueSdJwtVc needs only `activeKid` and `sign` of a Signer.
+// The issuer: an in-memory key without certificate; issueSdJwtVc needs `activeKid`, `sign` and
+// `certificateChain` of a Signer.
 const issuerKeys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const issuerSigner: Pick<Signer, 'activeKid' | 'sign'> = {
+const issuerSigner: Pick<Signer, 'activeKid' | 'sign' | 'certificateChain'> = {
   activeKid: async () => 'issuer-1',
+  certificateChain: async () => [],
   sign: async (_purpose, data) => ({
     kid: 'issuer-1',
     signature: new Uint8Array(

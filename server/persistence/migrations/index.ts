@@ -12,6 +12,7 @@ import { Migration20261123000210_scim_user_credential } from './Migration2026112
 import { Migration20261123000300_offer_lifetimes } from './Migration20261123000300_offer_lifetimes.js';
 import { Migration20261123000400_tenant_branding } from './Migration20261123000400_tenant_branding.js';
 import { Migration20261123000600_status_and_counts } from './Migration20261123000600_status_and_counts.js';
+import { Migration20261123000700_x509_chains } from './Migration20261123000700_x509_chains.js';
 import { Migration20261123000800_webhooks_idempotency } from './Migration20261123000800_webhooks_idempotency.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
@@ -32,6 +33,7 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261123000300_offer_lifetimes', class: Migration20261123000300_offer_lifetimes },
   { name: 'Migration20261123000400_tenant_branding', class: Migration20261123000400_tenant_branding },
   { name: 'Migration20261123000600_status_and_counts', class: Migration20261123000600_status_and_counts },
+  { name: 'Migration20261123000700_x509_chains', class: Migration20261123000700_x509_chains },
   {
     name: 'Migration20261123000800_webhooks_idempotency',
     class: Migration20261123000800_webhooks_idempotency,

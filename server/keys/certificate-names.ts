@@ -1,0 +1,51 @@
+import type { KeyPurpose } from './signing-key.entity.js';
+
+/** The service's public addresses, from which each key's certificate gets its names. */
+export interface ServiceNames {
+  /** ISSUER_URL: the credential issuer identifier, the `iss` of every SD-JWT VC. */
+  issuerUrl: string;
+  /** VERIFIER_URL: where wallets fetch request objects and post responses. */
+  verifierUrl: string;
+  /** ISSUER_NAME, as the organisation of the certificates' subjects. */
+  organization: string;
+}
+
+/** What a key's certificate (or its certificate signing request) names. */
+export interface CertificateNames {
+  /** RFC 4514 distinguished name, e.g. `CN=issuer.example, O=ACME`. */
+  subject: string;
+  dnsNames: string[];
+  uris: string[];
+}
+
+export const DEFAULT_SERVICE_NAMES: ServiceNames = {
+  issuerUrl: 'http://localhost:3000',
+  verifierUrl: 'http://localhost:3000',
+  organization: 'Credential Service',
+};
+
+/** Escapes a value for an RFC 4514 name (the characters that would end or split an attribute). */
+const rdnValue = (v: string) =>
+  v.replace(/[\\,+"<>;=]/g, (c) => `\\${c}`).replace(/^[ #]|[ ]$/g, (c) => `\\${c}`);
+
+/**
+ * The issuer's keys (credentials and status lists) are named after the credential issuer: its host
+ * as dNSName and its identifier as URI, so that a verifier can match the SD-JWT VC's `iss` against
+ * the leaf certificate whichever SAN type its policy reads (HAIP, SD-JWT VC section 3.5). The
+ * verifier's keys carry the verifier host as dNSName, which the `x509_san_dns` client identifier
+ * prefix requires (OID4VP section 5.9.3); the other purposes are named after the verifier too.
+ */
+export function certificateNamesFor(purpose: KeyPurpose, names: ServiceNames): CertificateNames {
+  const url = purpose === 'issuer' || purpose === 'status-list' ? names.issuerUrl : names.verifierUrl;
+  const host = new URL(url).hostname;
+  return {
+    subject: `CN=${rdnValue(host)}, O=${rdnValue(names.organization)}`,
+    dnsNames: [host],
+    uris: [url],
+  };
+}
+
+/** Whether a certificate's names are the expected ones (compared as sets, order ignored). */
+export const sameNames = (a: { dns: string[]; uri: string[] }, b: CertificateNames) =>
+  [...a.dns].sort().join('\n') === [...b.dnsNames].sort().join('\n') &&
+  [...a.uri].sort().join('\n') === [...b.uris].sort().join('\n');

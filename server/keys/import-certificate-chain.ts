@@ -1,0 +1,28 @@
+import { invalidate } from '../cache/node-caches.js';
+import { conflict, notFound } from '../http/problem.js';
+import type { Orm } from '../persistence/orm.js';
+import type { KeyCertificates } from './key-certificates.js';
+import { SigningKey } from './signing-key.entity.js';
+import { KEYS_CHANGED, lockPurpose } from './signing-key-table.js';
+
+/**
+ * Stores a CA's PEM chain as the `x5c` of key `kid` once it is checked (a 400 problem when it does
+ * not fit; 404 for an unknown key, 409 for a retired one) and tells every node at commit.
+ */
+export async function importCertificateChain(
+  orm: Orm,
+  certificates: KeyCertificates,
+  kid: string,
+  pem: string,
+): Promise<SigningKey> {
+  const found = await orm.em.fork().findOne(SigningKey, { kid });
+  if (!found) throw notFound(`signing key ${kid}`);
+  return orm.em.fork().transactional(async (tx) => {
+    await lockPurpose(tx, found.purpose);
+    const current = await tx.findOne(SigningKey, { kid });
+    if (!current || current.status === 'retired') throw conflict(`signing key ${kid} is retired`);
+    await certificates.importChain(current, pem);
+    await invalidate(tx, KEYS_CHANGED);
+    return current;
+  });
+}
