@@ -345,6 +345,41 @@ describe('status lists with no worker running', () => {
     expect(second?.version).toBe(first?.version);
   });
 
+  it('has the worker open the next list half-way through one, before any issuance needs it', async () => {
+    const { listId } = await freshList(8); // positions 0 to 7 of a list of 16
+    const asked = () =>
+      orm.em
+        .fork()
+        .execute<{ payload: Record<string, string> }[]>(
+          "select payload from outbox_message where topic = 'status-list' and payload->>'listId' = ? and payload->>'openNext' is not null",
+          [listId],
+        );
+    expect(await asked()).toHaveLength(0);
+    await allocate(orm.em, config.issuerUrl, 1, small); // position 8: half-way
+    const [message] = await asked();
+    expect(message?.payload.openNext).toBe('16');
+    const next = () =>
+      orm.em
+        .fork()
+        .execute<{ id: string }[]>(
+          'select n.id from status_list l join status_list n on n.seq_start = l.seq_start + l.size where l.id = ?',
+          [listId],
+        );
+    expect(await next()).toHaveLength(0);
+    await publishStatusListProcessor(message?.payload ?? {}, {
+      em: orm.em.fork(),
+      config,
+      logger: pino({ level: 'silent' }),
+      signer: keys,
+      mail: null as unknown as MailTransport,
+    });
+    const [opened] = await next();
+    expect(opened).toBeDefined();
+    // The rest of the list, then the next allocation lands in the list opened ahead.
+    const rest = await allocate(orm.em, config.issuerUrl, 8, small);
+    expect(rest.map((e) => e.listId)).toEqual([...Array(7).fill(listId), opened?.id]);
+  });
+
   it('builds on the request path only when a list has no token yet', async () => {
     // No worker runs here: a new list has no token.
     const { listId } = await freshList();
