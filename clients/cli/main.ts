@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createAdminClient } from '../integrator/src/index.js';
 
@@ -19,6 +20,9 @@ const USAGE = `usage: npm run cli -- <command>
   audit verify <tenant id>
   keys list
   keys rotate <issuer|status-list|verifier|oidc>
+  keys csr <purpose> [--subject "CN=…, O=…"] [--dns-name N]… [--uri U]… [--out file.csr]
+  keys import-chain <kid> <chain.pem>
+  keys development-ca [--out root.pem]
 environment: CREDSERVICE_URL (default http://localhost:3000), ADMIN_TOKEN`;
 
 const { positionals, values } = parseArgs({
@@ -41,6 +45,10 @@ const { positionals, values } = parseArgs({
     'mail-from': { type: 'string' },
     'logo-uri': { type: 'string' },
     'primary-color': { type: 'string' },
+    subject: { type: 'string' },
+    'dns-name': { type: 'string', multiple: true },
+    uri: { type: 'string', multiple: true },
+    out: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -131,6 +139,26 @@ async function run(): Promise<{ status: number; body: unknown }> {
       return admin.rotateSigningKey({
         params: { purpose: need(id, 'purpose') as 'issuer' },
       });
+    case 'keys csr': {
+      const res = await admin.createCertificateSigningRequest({
+        params: { purpose: need(id, 'purpose') as 'issuer' },
+        body: { subject: values.subject, dns_names: values['dns-name'], uris: values.uri },
+      });
+      if (res.status === 200 && values.out) writeFileSync(values.out, res.body.csr);
+      return res;
+    }
+    case 'keys import-chain': {
+      const file = need(extra, 'chain file (PEM)');
+      return admin.importCertificateChain({
+        params: { kid: need(id, 'kid') },
+        body: { certificate_chain: readFileSync(file, 'utf8') },
+      });
+    }
+    case 'keys development-ca': {
+      const res = await admin.getDevelopmentCa();
+      if (res.status === 200 && values.out) writeFileSync(values.out, res.body.pem);
+      return res;
+    }
     default:
       return fail(USAGE);
   }
