@@ -26,16 +26,21 @@ export function applyStatusChanges(bytes: Uint8Array, bits: StatusBits, changes:
   return bytes;
 }
 
+/** Changes folded at most at once, so a backlog (workers down for hours) is folded in bounded steps. */
+const MAX_CHANGES_PER_FOLD = 200_000;
+
 /**
- * Removes and returns the pending changes of a list, in the caller's transaction (they come back if it
- * rolls back). One statement: exactly the rows it returns are deleted, so a change committed
- * meanwhile stays for the next fold.
+ * Removes and returns the oldest pending changes of a list, in the caller's transaction (they come
+ * back if it rolls back). One statement: exactly the rows it returns are deleted, so a change
+ * committed meanwhile stays for the next fold.
  */
 export async function takeStatusChanges(tx: EntityManager, listId: string): Promise<StatusChange[]> {
   if (!tx.isInTransaction()) throw new Error('takeStatusChanges must run in the transaction that folds them');
   return tx.execute<StatusChange[]>(
-    'delete from status_list_change where list_id = ? returning seq::text as seq, idx, status',
-    [listId],
+    `delete from status_list_change where seq in (
+       select seq from status_list_change where list_id = ? order by seq limit ?)
+     returning seq::text as seq, idx, status`,
+    [listId, MAX_CHANGES_PER_FOLD],
   );
 }
 
