@@ -228,15 +228,16 @@ describe('presentations that must fail', () => {
     const s = await session({ response_mode: 'direct_post' });
     const post = (body: string, type = 'application/x-www-form-urlencoded') =>
       fetch(`${t.baseUrl}/oid4vp/auth-response`, { method: 'POST', headers: { 'content-type': type }, body });
-    for (const [body, type] of [
-      ['', undefined],
-      ['vp_token=%7B&state=x', undefined],
-      ['response=not.a.jwe', undefined],
-      ['{"vp_token":{}}', 'application/json'],
-      [`vp_token=${encodeURIComponent('[1,2]')}&state=nope`, undefined],
+    for (const [body, type, status] of [
+      ['', undefined, 400],
+      ['vp_token=%7B&state=x', undefined, 400],
+      ['response=not.a.jwe', undefined, 400],
+      // A body in another media type than the endpoint declares.
+      ['{"vp_token":{}}', 'application/json', 415],
+      [`vp_token=${encodeURIComponent('[1,2]')}&state=nope`, undefined, 400],
     ] as const) {
       const res = await post(body, type);
-      expect(res.status, body).toBe(400);
+      expect(res.status, body).toBe(status);
       const json = (await res.json()) as { error: string; error_description: string };
       expect(json.error).toBe('invalid_request');
       expect(json.error_description.length).toBeGreaterThan(5);
