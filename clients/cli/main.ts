@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createAdminClient } from '../integrator/src/index.js';
+import { WEBHOOK_USAGE, webhookCommand } from './webhook-commands.js';
 
 /**
  * `npm run cli -- <command>`: the admin API from a terminal, printing JSON.
@@ -23,6 +24,7 @@ const USAGE = `usage: npm run cli -- <command>
   keys csr <purpose> [--subject "CN=…, O=…"] [--dns-name N]… [--uri U]… [--out file.csr]
   keys import-chain <kid> <chain.pem>
   keys development-ca [--out root.pem]
+${WEBHOOK_USAGE}
 environment: CREDSERVICE_URL (default http://localhost:3000), ADMIN_TOKEN`;
 
 const { positionals, values } = parseArgs({
@@ -49,6 +51,10 @@ const { positionals, values } = parseArgs({
     'dns-name': { type: 'string', multiple: true },
     uri: { type: 'string', multiple: true },
     out: { type: 'string' },
+    url: { type: 'string' },
+    events: { type: 'string' },
+    description: { type: 'string' },
+    overlap: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -59,7 +65,8 @@ function fail(message: string): never {
 }
 
 const token = process.env.ADMIN_TOKEN ?? fail('ADMIN_TOKEN is not set');
-const admin = createAdminClient({ baseUrl: process.env.CREDSERVICE_URL ?? 'http://localhost:3000', token });
+const baseUrl = process.env.CREDSERVICE_URL ?? 'http://localhost:3000';
+const admin = createAdminClient({ baseUrl, token });
 const [group, command, id, extra] = positionals;
 
 const need = (v: string | undefined, what: string) => v ?? fail(`missing ${what}\n${USAGE}`);
@@ -160,6 +167,10 @@ async function run(): Promise<{ status: number; body: unknown }> {
       return res;
     }
     default:
+      if (group === 'webhook') {
+        const ran = webhookCommand({ baseUrl, token }, command, positionals.slice(2), values, need);
+        if (ran) return ran;
+      }
       return fail(USAGE);
   }
 }
