@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../clients/integrator/src/index.js';
 import { appendAuditEvent } from '../../server/audit/audit-log.js';
-import type { CredentialOfferJson } from '../support/fixtures.js';
+import { type CredentialOfferJson, employeePayload } from '../support/fixtures.js';
 import { mailedOffer } from '../support/mailed-offer.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { sleep, until } from '../support/until.js';
@@ -98,6 +98,35 @@ describe('webhooks', () => {
       ),
     ).toHaveLength(1);
     expect(await deliveriesOf(offerId)).toHaveLength(1);
+  });
+
+  it('tells of a credential issued directly and then revoked through the integrator API', async () => {
+    const created = await f.integrator.createIssuance({
+      body: {
+        credential_configuration_id: 'LEARCredentialEmployee',
+        payload: employeePayload(),
+        delivery: 'direct',
+      },
+    });
+    if (created.status !== 201 || !created.body.credential_id) throw new Error(`issue: ${created.status}`);
+    const credentialId = created.body.credential_id;
+    const [issued] = await receiver.waitFor(
+      (r) => r.event.type === 'credential.issued' && r.event.data.issuance_id === created.body.offer_id,
+    );
+    expect(issued?.event.data).toEqual({
+      issuance_id: created.body.offer_id,
+      credential_configuration_id: 'LEARCredentialEmployee',
+      credential_ids: [credentialId],
+    });
+    expect((await f.integrator.revokeCredential({ params: { id: credentialId } })).status).toBe(200);
+    const [revoked] = await receiver.waitFor(
+      (r) => r.event.type === 'credential.revoked' && r.event.data.credential_id === credentialId,
+    );
+    expect(revoked && verifiesWith(endpoint.secret, revoked)).toBe(true);
+    // Ids only: nothing of the employee's payload leaves with an event.
+    expect(receiver.received.some((r) => r.body.includes(String(employeePayload().mandatee.email)))).toBe(
+      false,
+    );
   });
 
   it('sends nothing for a change that rolled back, and one for the same change committed', async () => {

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { webhookEventOf } from '../../server/webhooks/webhook-events.js';
+
+const audit = (action: string, subject: string, details: Record<string, unknown> = {}) => ({
+  tenant_id: 'acme',
+  action,
+  subject,
+  details,
+  created_at: '2026-11-23T10:00:00.000Z',
+});
+
+/** The audit actions the services write (their details as written there) and the webhook each raises. */
+describe('webhookEventOf', () => {
+  it('turns a verified and a failed presentation into presentation events with the session id', () => {
+    expect(
+      webhookEventOf(audit('verification.verified', 's1', { credential_type: 'LEARCredentialEmployee' })),
+    ).toEqual({
+      type: 'presentation.verified',
+      timestamp: '2026-11-23T10:00:00.000Z',
+      tenant_id: 'acme',
+      data: { session_id: 's1', credential_type: 'LEARCredentialEmployee' },
+    });
+    expect(
+      webhookEventOf(audit('verification.failed', 's2', { reason: 'credential revoked' }))?.data,
+    ).toEqual({
+      session_id: 's2',
+      reason: 'credential revoked',
+    });
+  });
+
+  it('tells SCIM provisioning and deprovisioning by user id and credential ids, never attributes', () => {
+    const created = audit('scim.user.created', 'u1', {
+      credential: 'issued',
+      issued: ['c1'],
+      revoked: [],
+      issuance: 'offer-1',
+      userName: 'ana.ruiz@acme.test',
+    });
+    expect(webhookEventOf(created)).toMatchObject({
+      type: 'scim.user.provisioned',
+      data: {
+        scim_user_id: 'u1',
+        credential_outcome: 'issued',
+        credential_ids: ['c1'],
+        issuance_id: 'offer-1',
+      },
+    });
+    expect(JSON.stringify(webhookEventOf(created))).not.toContain('ana.ruiz');
+    expect(webhookEventOf(audit('scim.user.deactivated', 'u1', { revoked: ['c1'] }))?.data).toEqual({
+      scim_user_id: 'u1',
+      reason: 'deactivated',
+      credential_ids: ['c1'],
+    });
+    expect(webhookEventOf(audit('scim.user.deleted', 'u2', { revoked: [] }))?.type).toBe(
+      'scim.user.deprovisioned',
+    );
+  });
+
+  it('raises nothing for actions integrators are not told about', () => {
+    for (const action of [
+      'issuance.created',
+      'token.issued',
+      'webhook.created',
+      'scim.user.updated',
+      'offer.locked',
+    ])
+      expect(webhookEventOf(audit(action, 'x'))).toBeUndefined();
+  });
+});
