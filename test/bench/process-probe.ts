@@ -10,15 +10,32 @@ export interface ProbeSnapshot {
   statements: number;
   /** Statements by their first word (select, insert, update, delete, begin, commit, …). */
   byVerb: Record<string, number>;
+  /** With BENCH_SQL_TEXT=1: statements by their text, values and long tails cut (at most 300 texts). */
+  byText: Record<string, number>;
   /** User + system CPU of this process, all threads, in microseconds. */
   cpuMicros: number;
+  /** The system (kernel) part of it: socket writes and reads, polling. */
+  systemCpuMicros: number;
   rssBytes: number;
   heapUsedBytes: number;
+  /** What V8 holds for its heap, used or not. */
+  heapTotalBytes: number;
+  /** Memory of Buffers and other objects outside the V8 heap. */
+  externalBytes: number;
   /** Where this process's `pg` clients connect (the embedded server's address is learnt this way). */
   databases: { host: string; port: number; user: string; database: string; password?: string }[];
 }
 
 const byVerb: Record<string, number> = {};
+const byText: Record<string, number> = {};
+const recordText = process.env.BENCH_SQL_TEXT === '1';
+/** The statement's shape: inlined literals and numbers elided, so one kind of statement is one entry. */
+const shape = (text: string) =>
+  text
+    .replace(/'(?:[^']|'')*'/g, "'…'")
+    .replace(/\b\d+\b/g, 'N')
+    .replace(/\s+/g, ' ')
+    .slice(0, 140);
 let statements = 0;
 const databases = new Map<string, ProbeSnapshot['databases'][number]>();
 
@@ -31,6 +48,10 @@ const query = pg.Client.prototype.query as unknown as QueryFn;
     statements++;
     const verb = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? '?';
     byVerb[verb] = (byVerb[verb] ?? 0) + 1;
+    if (recordText) {
+      const key = shape(text);
+      if (key in byText || Object.keys(byText).length < 300) byText[key] = (byText[key] ?? 0) + 1;
+    }
   }
   const c = this as unknown as {
     host: string;
@@ -53,9 +74,13 @@ export function snapshot(): ProbeSnapshot {
   return {
     statements,
     byVerb: { ...byVerb },
+    byText: { ...byText },
     cpuMicros: cpu.user + cpu.system,
+    systemCpuMicros: cpu.system,
     rssBytes: memory.rss,
     heapUsedBytes: memory.heapUsed,
+    heapTotalBytes: memory.heapTotal,
+    externalBytes: memory.external,
     databases: [...databases.values()],
   };
 }

@@ -29,7 +29,10 @@ export interface Row extends Figure, Costs {
    * Less disturbed by other load on the machine than the throughput share.
    */
   cpu_share_of_minimal: number | null;
-  minimal: { kind: string; per_second: number; cpu_ms_per_op: number; pg_cpu_ms_per_op: number | null };
+  minimal: Pick<Costs, 'cpu_ms_per_op' | 'system_cpu_ms_per_op' | 'pg_cpu_ms_per_op'> & {
+    kind: string;
+    per_second: number;
+  };
 }
 
 const CONCURRENCY = 8;
@@ -80,6 +83,7 @@ export async function throughputBench(o: ThroughputOptions) {
             kind: s.matches,
             per_second: base.per_second,
             cpu_ms_per_op: base.cpu_ms_per_op,
+            system_cpu_ms_per_op: base.system_cpu_ms_per_op,
             pg_cpu_ms_per_op: base.pg_cpu_ms_per_op,
           },
         });
@@ -106,6 +110,8 @@ export async function throughputBench(o: ThroughputOptions) {
       },
       service_rss_mb_after_run: Math.round(after.rssBytes / 2 ** 20),
       service_heap_used_mb_after_run: Math.round(after.heapUsedBytes / 2 ** 20),
+      service_heap_total_mb_after_run: Math.round(after.heapTotalBytes / 2 ** 20),
+      service_external_mb_after_run: Math.round(after.externalBytes / 2 ** 20),
       measured_operations: requests,
       figures: rows,
     };
@@ -132,6 +138,7 @@ function report(r: Row) {
     `${String(r.tenants).padStart(2)}t ${(r.share_of_minimal * 100).toFixed(1).padStart(5)}% ` +
       `(cpu ${r.cpu_share_of_minimal === null ? '-' : (r.cpu_share_of_minimal * 100).toFixed(1)}%) ` +
       `${String(r.per_second).padStart(5)}/s p50 ${r.p50_ms} p99 ${r.p99_ms} ms, ` +
-      `${r.statements_per_op} stmt/op, cpu ${r.cpu_ms_per_op} ms + pg ${pg} ms/op, rss ${r.rss_mb_after} MB | ${r.name}\n`,
+      `${r.statements_per_op} stmt/op, cpu ${r.cpu_ms_per_op} (sys ${r.system_cpu_ms_per_op}) ms + pg ${pg} ms/op, ` +
+      `rss ${r.rss_mb_after} MB | ${r.name}\n`,
   );
 }
