@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { frozenRow } from '../cache/frozen-row.js';
 import { cached, invalidate } from '../cache/node-caches.js';
-import { notFound, Problem, validationError } from '../http/problem.js';
+import { conflict, notFound, validationError } from '../domain-errors.js';
 import { CredentialConfiguration } from './credential-configuration.entity.js';
 import { LEAR_CREDENTIAL_EMPLOYEE } from './lear-credential-employee.js';
 import type { PayloadValidator } from './payload-validator.js';
@@ -82,8 +82,7 @@ export async function registerConfiguration(
       { id: input.id },
       { disableIdentityMap: true },
     );
-    if (existing?.builtin)
-      throw new Problem(409, 'builtin-configuration', 'Conflict', `${input.id} is built in`);
+    if (existing?.builtin) throw conflict(`${input.id} is built in`, 'builtin-configuration');
     await tx.upsert(
       CredentialConfiguration,
       { ...input, format: 'dc+sd-jwt', builtin: false, createdAt: new Date() },

@@ -1,8 +1,16 @@
 import type { RequestValidationError } from '@ts-rest/express';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { DomainError } from '../domain-errors.js';
 import { clientErrorOf } from './client-error.js';
-import { internalError, Problem, problemOf, unauthorized, validationError } from './problem.js';
+import {
+  internalError,
+  Problem,
+  problemOf,
+  problemOfDomain,
+  unauthorized,
+  validationError,
+} from './problem.js';
 import { fieldErrors } from './zod-errors.js';
 
 export function sendProblem(res: Response, problem: Problem): void {
@@ -30,6 +38,7 @@ export const problemRenderer =
   (logger: Logger) => (err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
     if (err instanceof Problem) return sendProblem(res, err);
+    if (err instanceof DomainError) return sendProblem(res, problemOfDomain(err));
     const client = clientErrorOf(err);
     if (client) return sendProblem(res, problemOf(client));
     if ((err as { status?: number }).status === 401) return sendProblem(res, unauthorized());

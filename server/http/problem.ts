@@ -1,4 +1,5 @@
 import type { ProblemDetails } from '../../contract/problem-details.js';
+import type { DomainError } from '../domain-errors.js';
 import type { ClientError } from './client-error.js';
 
 /**
@@ -67,3 +68,14 @@ export const problemOf = (e: ClientError) =>
 function describe(errors: { field: string; message: string }[]): string {
   return errors.map((e) => `${e.field}: ${e.message}`).join('; ');
 }
+
+const DOMAIN_STATUS = { invalid: 400, 'not-found': 404, conflict: 409 } as const;
+const DOMAIN_TITLE = {
+  invalid: 'The request is not valid',
+  'not-found': 'Not found',
+  conflict: 'Conflict',
+} as const;
+
+/** A domain error as the integrator and admin APIs show it. */
+export const problemOfDomain = (e: DomainError) =>
+  new Problem(DOMAIN_STATUS[e.kind], e.code, DOMAIN_TITLE[e.kind], e.message, e.errors);

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
-import { notFound, Problem } from '../http/problem.js';
+import { conflict, notFound } from '../domain-errors.js';
 import { isUuid } from '../persistence/uuid.js';
 import { setCredentialStatus } from '../status-list/set-credential-status.js';
 import { type CredentialStatus, IssuedCredential } from './issued-credential.entity.js';
@@ -49,12 +49,7 @@ export async function changeCredentialStatus(
       : null;
     if (!credential) throw notFound(`credential ${credentialId}`);
     if (credential.status !== to) {
-      throw new Problem(
-        409,
-        'invalid-status-transition',
-        'Conflict',
-        `a ${credential.status} credential cannot be ${action}ed`,
-      );
+      throw conflict(`a ${credential.status} credential cannot be ${action}ed`, 'invalid-status-transition');
     }
     return credential;
   });

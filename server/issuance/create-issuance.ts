@@ -4,7 +4,7 @@ import { appendAuditEvent } from '../audit/audit-log.js';
 import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import type { PayloadValidator } from '../credential-configurations/payload-validator.js';
-import { validationError } from '../http/problem.js';
+import { validationError } from '../domain-errors.js';
 import type { Signer } from '../keys/signer.js';
 import { queueMail } from '../mail/queue-mail.js';
 import type { Tenant } from '../tenants/tenant.entity.js';

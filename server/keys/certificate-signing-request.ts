@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { validationError } from '../http/problem.js';
+import { validationError } from '../domain-errors.js';
 import type { CertificateNames } from './certificate-names.js';
 import { ES256_CERTIFICATE, publicKeyOfJwk, signingKeyOf, verifyingKeyOf, x509 } from './x509-support.js';
 

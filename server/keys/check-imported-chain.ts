@@ -1,4 +1,4 @@
-import { Problem, validationError } from '../http/problem.js';
+import { DomainError, validationError } from '../domain-errors.js';
 import type { CertificateNames } from './certificate-names.js';
 import type { KeyPurpose } from './signing-key.entity.js';
 import { base64Der, spkiOf, subjectAltNames, x509 } from './x509-support.js';
@@ -46,7 +46,7 @@ export async function checkImportedChain(
   } catch (e) {
     // A certificate the library cannot process (an algorithm WebCrypto lacks, a broken extension)
     // is the request's fault, not ours.
-    if (e instanceof Problem) throw e;
+    if (e instanceof DomainError) throw e;
     throw refuse(`the chain cannot be checked: ${(e as Error).message}`);
   }
 }

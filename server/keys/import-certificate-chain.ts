@@ -1,5 +1,5 @@
 import { invalidate } from '../cache/node-caches.js';
-import { conflict, notFound } from '../http/problem.js';
+import { conflict, notFound } from '../domain-errors.js';
 import type { Orm } from '../persistence/orm.js';
 import type { KeyCertificates } from './key-certificates.js';
 import { SigningKey } from './signing-key.entity.js';

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OidcClientCreateRequest } from '../../contract/oidc/oidc-client.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
-import { notFound, validationError } from '../http/problem.js';
+import { notFound, validationError } from '../domain-errors.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { hashSecret } from '../tenants/token-secret.js';
 import { OidcClient } from './oidc-client.entity.js';

@@ -1,5 +1,6 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppContext } from '../app-context.js';
+import { DomainError } from '../domain-errors.js';
 import { sendClientError } from '../http/audience.js';
 import { jsonBody } from '../http/body-parsers.js';
 import { clientErrorOf } from '../http/client-error.js';
@@ -27,6 +28,7 @@ export function scimRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'logger
   router.use((_req, res) => sendScimError(res, new ScimError(404, 'no such SCIM resource')));
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof ScimError) return sendScimError(res, err);
+    if (err instanceof DomainError) return sendScimError(res, scimErrorOfDomain(err));
     const client = clientErrorOf(err);
     if (client) return sendClientError(req, res, client);
     logger.error({ err }, 'unhandled SCIM error');
@@ -34,3 +36,9 @@ export function scimRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'logger
   });
   return router;
 }
+
+const SCIM_STATUS = { invalid: 400, 'not-found': 404, conflict: 409 } as const;
+
+/** A domain error in SCIM's format (RFC 7644 §3.12): a broken rule is an invalidValue. */
+const scimErrorOfDomain = (e: DomainError) =>
+  new ScimError(SCIM_STATUS[e.kind], e.message, e.kind === 'invalid' ? 'invalidValue' : undefined);

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
-import { conflict, notFound } from '../http/problem.js';
+import { conflict, notFound } from '../domain-errors.js';
 import { ApiToken, type TokenKind } from './api-token.entity.js';
 import { type Mandator, Tenant, type TenantBranding } from './tenant.entity.js';
 import { cachedTenant, tenantChanged, tokenChanged } from './tenant-cache.js';

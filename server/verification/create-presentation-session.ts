@@ -6,10 +6,11 @@ import type { ClientIdPrefix } from '../../contract/verification/authorization-r
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { vctOf } from '../credential-configurations/credential-configuration.entity.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
-import { validationError } from '../http/problem.js';
+import { validationError } from '../domain-errors.js';
 import { fieldErrors } from '../http/zod-errors.js';
 import { buildDcqlForVct } from '../oid4vp/verification/index.js';
 import { PresentationSession } from './presentation-session.entity.js';
+import { restrictToTrustAnchors } from './trust-anchors.js';
 import type { VerifierServices } from './verifier-services.js';
 
 export interface SessionRequest {
@@ -19,6 +20,7 @@ export interface SessionRequest {
   response_mode: 'direct_post' | 'direct_post.jwt';
   expires_in?: number | undefined;
   client_id_prefix?: ClientIdPrefix | undefined;
+  restrict_to_trust_anchors?: boolean | undefined;
 }
 
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
@@ -57,6 +59,8 @@ export async function createPresentationSession(
       unknown
     >;
   }
+  if (req.restrict_to_trust_anchors && dcqlQuery)
+    dcqlQuery = await restrictToTrustAnchors(em, tenantId, dcqlQuery);
   const max = s.config.VERIFIER_SESSION_MAX_SECONDS;
   if (req.expires_in && req.expires_in > max)
     throw validationError([{ field: 'expires_in', message: `at most ${max}` }]);

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookEventType } from '../../contract/admin/webhook.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
-import { notFound } from '../http/problem.js';
+import { notFound } from '../domain-errors.js';
 import { recordEffect } from '../outbox/outbox.js';
 
 interface DeliveryRow {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../contract/admin/webhook.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
-import { notFound, validationError } from '../http/problem.js';
+import { notFound, validationError } from '../domain-errors.js';
 import { sealWebhookSecret } from './webhook-secret-store.js';
 import { newWebhookSecret } from './webhook-signature.js';
 
