@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -101,7 +102,7 @@ export function summarize(profile: CpuProfile, top = 25) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const target = process.argv[2] ?? '.bench-profiles';
+  const target = process.argv[2] ?? path.join(os.tmpdir(), 'credservice-bench-profiles');
   const files = fs.statSync(target).isDirectory()
     ? fs
         .readdirSync(target)

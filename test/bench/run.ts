@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { soakBench } from './soak.bench.js';
 import { sseBench } from './sse.bench.js';
@@ -24,8 +26,10 @@ const { values, positionals } = parseArgs({
     tenants: { type: 'string' },
   },
 });
-// `--profile` alone names no directory: profiles then go to .bench-profiles.
-const profileFlag = process.argv.includes('--profile') ? '.bench-profiles' : undefined;
+// `--profile` alone names no directory: profiles then go to one under the system's temporary directory.
+const profileFlag = process.argv.includes('--profile')
+  ? path.join(os.tmpdir(), 'credservice-bench-profiles')
+  : undefined;
 const options = {
   quick: values.quick ?? false,
   embedded: values.embedded ?? false,
@@ -53,4 +57,8 @@ for (const name of chosen) {
 console.log(
   JSON.stringify({ when: new Date().toISOString(), node: process.version, options, results }, null, 2),
 );
+if (options.profileDir)
+  process.stderr.write(
+    `bench: CPU profiles in ${options.profileDir}; summary: node --import tsx test/bench/profile-summary.ts ${options.profileDir}\n`,
+  );
 process.exit(0);
