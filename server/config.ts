@@ -2,6 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isLoopbackUrl, TrustProxySetting } from './http/trust-proxy-setting.js';
 import { MetricsEnv } from './metrics/metrics-settings.js';
+import { ClientAttestationEnv } from './oid4vci/client-attestation/client-attestation-settings.js';
+import { DpopEnv } from './oid4vci/dpop/dpop-settings.js';
 import { OutboundEnv } from './outbound/outbound-policy.js';
 import { RateLimitEnv } from './rate-limit/rate-limit-settings.js';
 
@@ -13,6 +15,8 @@ const EnvSchema = z.object({
   ...OutboundEnv.shape,
   ...MetricsEnv.shape,
   ...RateLimitEnv.shape,
+  ...DpopEnv.shape,
+  ...ClientAttestationEnv.shape,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   ROLE: z.enum(['api', 'worker', 'all']).default('all'),

@@ -49,6 +49,7 @@ export const AuthorizationServerMetadata = z
     jwks_uri: z.string().url().optional(),
     response_types_supported: z.array(z.string()).optional(),
     'pre-authorized_grant_anonymous_access_supported': z.boolean().optional(),
+    dpop_signing_alg_values_supported: z.array(z.string()).optional(),
   })
   .passthrough();
 

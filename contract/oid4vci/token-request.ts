@@ -12,9 +12,12 @@ export const TokenRequest = z
   })
   .passthrough();
 
-/** RFC 6749 section 5.1. */
+/**
+ * RFC 6749 section 5.1. `token_type` is DPoP when the request carried a DPoP proof and the token is
+ * bound to its key (RFC 9449 section 5), Bearer otherwise.
+ */
 export const TokenResponse = z.object({
   access_token: z.string(),
-  token_type: z.literal('Bearer'),
+  token_type: z.enum(['Bearer', 'DPoP']),
   expires_in: z.number().int(),
 });

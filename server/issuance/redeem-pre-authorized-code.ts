@@ -9,6 +9,14 @@ import type { OfferCodes } from './offer-codes.js';
 /** After this many wrong tx_codes the offer is dead. */
 export const MAX_TX_CODE_FAILURES = 5;
 
+/** What the token request proved beside the code: its DPoP key and the attested wallet. */
+export interface TokenBinding {
+  /** RFC 9449 `cnf.jkt` of the DPoP proof: the access token is bound to that key. */
+  dpopJkt?: string;
+  /** The `sub` of a verified wallet attestation (audited with the redemption). */
+  clientId?: string;
+}
+
 /**
  * The token endpoint's pre-authorized code grant. The issuance row is locked, so of two wallets
  * racing with the same code exactly one gets a token. A wrong tx_code is counted (and committed)
@@ -19,6 +27,7 @@ export async function redeemPreAuthorizedCode(
   codes: OfferCodes,
   code: string,
   txCode: string | undefined,
+  binding: TokenBinding = {},
 ): Promise<string> {
   const read = codes.readPreAuthorizedCode(code);
   if (!read) throw invalidGrant('unknown pre-authorized code');
@@ -57,8 +66,11 @@ export async function redeemPreAuthorizedCode(
     issuance.status = 'redeemed';
     issuance.redeemedAt = new Date();
     await tx.flush();
-    await audit('offer.redeemed');
-    return { accessToken: await issueAccessToken(tx, issuance.id) };
+    await audit('offer.redeemed', {
+      token_type: binding.dpopJkt ? 'DPoP' : 'Bearer',
+      ...(binding.clientId ? { wallet_client_id: binding.clientId } : {}),
+    });
+    return { accessToken: await issueAccessToken(tx, issuance.id, binding.dpopJkt) };
   });
   if (outcome instanceof Error) throw outcome;
   return outcome.accessToken;

@@ -1,14 +1,59 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Request } from 'express';
-import { bearerToken } from '../tenants/token-auth.js';
-import { issuanceOfAccessToken } from './access-token-store.js';
-import { invalidToken } from './oauth-error.js';
+import type { Request, Response } from 'express';
+import type { Config } from '../config.js';
+import { grantOfAccessToken } from './access-token-store.js';
+import { sameString } from './dpop/check-dpop-claims.js';
+import { atResource, invalidDpopProof } from './dpop/dpop-errors.js';
+import { useDpopProof, verifyDpopProof } from './dpop/verify-dpop-proof.js';
+import { OAuthError } from './oauth-error.js';
+import { walletSecurity } from './wallet-security.js';
 
-/** The issuance a request's `Authorization: Bearer` access token is bound to, or invalid_token. */
-export async function issuanceOfRequest(em: EntityManager, req: Request): Promise<string> {
-  const token = bearerToken(req.headers.authorization);
-  if (!token) throw invalidToken('a Bearer access token from the token endpoint is required');
-  const issuanceId = await issuanceOfAccessToken(em, token);
-  if (!issuanceId) throw invalidToken('the access token is unknown or expired');
-  return issuanceId;
+const AUTHORIZATION = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+const invalidToken = (d: string, scheme: 'Bearer' | 'DPoP') =>
+  new OAuthError(401, 'invalid_token', d, { scheme });
+
+/** DPoP errors of a protected resource: 401 with a DPoP challenge (RFC 9449 section 7.1). */
+const asResource = async <T>(check: () => Promise<T>): Promise<T> => {
+  try {
+    return await check();
+  } catch (e) {
+    throw e instanceof OAuthError ? atResource(e) : e;
+  }
+};
+
+/**
+ * The issuance a credential or notification request's access token is bound to. A Bearer token
+ * comes as `Authorization: Bearer`; a DPoP-bound one (RFC 9449 section 7) as `Authorization: DPoP`
+ * with a proof of the token's key for this very request (`htm`, `htu`, `ath`, our nonce, an unused
+ * jti). A DPoP-bound token sent as Bearer is refused, so a stolen token alone is worth nothing.
+ */
+export async function issuanceOfRequest(req: Request, res: Response, config: Config): Promise<string> {
+  const security = walletSecurity(config);
+  const challenge = security.dpopRequired ? 'DPoP' : 'Bearer';
+  const m = AUTHORIZATION.exec(req.headers.authorization ?? '');
+  if (!m) throw invalidToken('an access token from the token endpoint is required', challenge);
+  const scheme = m[1]?.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
+  const token = m[2] as string;
+  const grant = await grantOfAccessToken(req.em, token);
+  if (!grant) throw invalidToken('the access token is unknown or expired', scheme);
+  if (!grant.dpopJkt) {
+    if (scheme === 'DPoP')
+      throw invalidToken('this access token is not DPoP-bound; send it as Bearer', 'DPoP');
+    return grant.issuanceId;
+  }
+  if (scheme !== 'DPoP')
+    throw invalidToken(
+      'this access token is DPoP-bound: send it as Authorization: DPoP with a DPoP proof',
+      'DPoP',
+    );
+  const request = { method: req.method, url: `${config.issuerUrl}${req.path}`, accessToken: token };
+  await asResource(async () => {
+    const proof = await verifyDpopProof(req.headersDistinct.dpop, request, security.nonces);
+    if (!proof) throw invalidDpopProof('a DPoP proof is required with a DPoP-bound access token');
+    if (!sameString(proof.jkt, grant.dpopJkt as string))
+      throw invalidDpopProof('the DPoP proof is not signed by the key the access token is bound to');
+    await useDpopProof(req.em, proof);
+  });
+  res.setHeader('DPoP-Nonce', security.nonces.current());
+  return grant.issuanceId;
 }

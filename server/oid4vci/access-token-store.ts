@@ -6,22 +6,41 @@ export const ACCESS_TOKEN_TTL_SECONDS = 300;
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** An opaque, short-lived access token bound to one issuance; stored only as its hash. */
-export async function issueAccessToken(tx: EntityManager, issuanceId: string): Promise<string> {
+/** What an access token stands for: its issuance, and the DPoP key it is bound to, if any. */
+export interface AccessTokenGrant {
+  issuanceId: string;
+  /** RFC 9449 `cnf.jkt`: the JWK SHA-256 thumbprint of the wallet's DPoP key; absent for Bearer. */
+  dpopJkt?: string;
+}
+
+/**
+ * An opaque, short-lived access token bound to one issuance (and, with DPoP, to the wallet's key);
+ * stored only as its hash.
+ */
+export async function issueAccessToken(
+  tx: EntityManager,
+  issuanceId: string,
+  dpopJkt?: string,
+): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await tx.insert(Oid4vciAccessToken, {
     tokenHash: hash(token),
     issuanceId,
     expiresAt: new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000),
+    dpopJkt: dpopJkt ?? null,
   });
   return token;
 }
 
-/** The issuance an unexpired access token is bound to, if any. */
-export async function issuanceOfAccessToken(em: EntityManager, token: string): Promise<string | undefined> {
+/** The grant of an unexpired access token, if any. */
+export async function grantOfAccessToken(
+  em: EntityManager,
+  token: string,
+): Promise<AccessTokenGrant | undefined> {
   const row = await em.findOne(Oid4vciAccessToken, {
     tokenHash: hash(token),
     expiresAt: { $gt: new Date() },
   });
-  return row?.issuanceId;
+  if (!row) return undefined;
+  return { issuanceId: row.issuanceId, ...(row.dpopJkt ? { dpopJkt: row.dpopJkt } : {}) };
 }

@@ -22,7 +22,7 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer'>) {
   const { issuerUrl, BATCH_SIZE } = ctx.config;
   return s.route(oid4vciContract.credential, async ({ body, req, res }) => {
     res.setHeader('Cache-Control', 'no-store');
-    const issuanceId = await issuanceOfRequest(req.em, req);
+    const issuanceId = await issuanceOfRequest(req, res, ctx.config);
     if (body.credential_identifier)
       throw invalidCredentialRequest('credential_identifier is not used by this issuer');
     if (body.proof)

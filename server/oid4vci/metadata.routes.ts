@@ -7,6 +7,7 @@ import { typeMetadata } from '../credential-configurations/type-metadata.js';
 import { authorizationServerMetadata } from '../oidc/openid-configuration.js';
 import { servedRoles } from '../oidc/served-roles.js';
 import { credentialIssuerMetadata } from './issuer-metadata.js';
+import { walletSecurity } from './wallet-security.js';
 
 const s = initServer();
 
@@ -31,7 +32,7 @@ export function metadataRoutes(ctx: Pick<AppContext, 'config' | 'signer'>) {
     authorizationServerMetadata: s.route(oid4vciContract.authorizationServerMetadata, async ({ req }) => {
       const roles = at(req);
       if (!roles) return notHere('authorization server');
-      return { status: 200, body: authorizationServerMetadata(roles) };
+      return { status: 200, body: authorizationServerMetadata(roles, walletSecurity(ctx.config)) };
     }),
     jwtVcIssuerMetadata: s.route(oid4vciContract.jwtVcIssuerMetadata, async ({ req }) => {
       if (!at(req)?.issuer) return notHere('credential issuer');

@@ -1,14 +1,15 @@
 import { initServer } from '@ts-rest/express';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
+import type { Config } from '../config.js';
 import { recordWalletNotification } from '../issuance/record-wallet-notification.js';
 import { issuanceOfRequest } from './access-token-guard.js';
 
 const s = initServer();
 
 /** OID4VCI 1.0 section 11: the wallet tells what became of the credentials; audited. */
-export function notificationRoute() {
-  return s.route(oid4vciContract.notification, async ({ body, req }) => {
-    const issuanceId = await issuanceOfRequest(req.em, req);
+export function notificationRoute(config: Config) {
+  return s.route(oid4vciContract.notification, async ({ body, req, res }) => {
+    const issuanceId = await issuanceOfRequest(req, res, config);
     await recordWalletNotification(
       req.em,
       issuanceId,

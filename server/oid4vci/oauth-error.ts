@@ -10,6 +10,11 @@ export class OAuthError extends Error {
     readonly status: number,
     readonly error: string,
     readonly description: string,
+    /**
+     * Extra response headers (`DPoP-Nonce` with use_dpop_nonce), and the scheme of the 401
+     * challenge: RFC 6750 `Bearer` unless a DPoP-protected resource answers (RFC 9449 section 7.1).
+     */
+    readonly extra: { headers?: Record<string, string>; scheme?: 'Bearer' | 'DPoP' } = {},
   ) {
     super(`${error}: ${description}`);
   }
@@ -35,10 +40,14 @@ export const serverError = () =>
 /** The one renderer of OAuth errors. Responses are never cached. */
 export function sendOAuthError(res: Response, e: OAuthError): void {
   res.setHeader('Cache-Control', 'no-store');
+  for (const [name, value] of Object.entries(e.extra.headers ?? {})) res.setHeader(name, value);
   if (e.status === 401) {
+    const scheme = e.extra.scheme ?? 'Bearer';
+    // RFC 9449 section 7.1: a DPoP challenge names the proof algorithms the resource accepts.
+    const algs = scheme === 'DPoP' ? ' algs="ES256",' : '';
     res.setHeader(
       'WWW-Authenticate',
-      `Bearer error="${e.error}", error_description="${e.description.replaceAll('"', "'")}"`,
+      `${scheme}${algs} error="${e.error}", error_description="${e.description.replaceAll('"', "'")}"`,
     );
   }
   res.status(e.status).json({ error: e.error, error_description: e.description });

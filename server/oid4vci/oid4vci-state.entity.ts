@@ -1,6 +1,9 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
-/** An access token of the token endpoint, bound to one issuance; only its SHA-256 is stored. */
+/**
+ * An access token of the token endpoint, bound to one issuance; only its SHA-256 is stored. A
+ * DPoP-bound token (RFC 9449) also keeps the JWK SHA-256 thumbprint of the wallet's DPoP key.
+ */
 export const Oid4vciAccessToken = defineEntity({
   name: 'Oid4vciAccessToken',
   tableName: 'oid4vci_access_token',
@@ -8,6 +11,7 @@ export const Oid4vciAccessToken = defineEntity({
     tokenHash: p.string().primary(),
     issuanceId: p.string(),
     expiresAt: p.datetime(),
+    dpopJkt: p.string().nullable(),
   },
 });
 export type Oid4vciAccessToken = InferEntity<typeof Oid4vciAccessToken>;

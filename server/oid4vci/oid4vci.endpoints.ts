@@ -13,12 +13,15 @@ import { oauthValidationError } from './oauth-validation-error.js';
 import { offerPageRoute } from './offer-page.route.js';
 import { signedMetadata } from './signed-metadata.js';
 import { tokenRoute } from './token.route.js';
+import { walletSecurity } from './wallet-security.js';
 
 const s = initServer();
 
 /** Mounts the wallet-facing OID4VCI endpoints and the issuer's discovery documents. */
 export function mountOid4vci(app: Express, ctx: AppContext, codes: OfferCodes): void {
   const { issuerUrl } = ctx.config;
+  // Reads WALLET_PROVIDER_TRUST_ANCHORS now, so that a bad file stops the start.
+  walletSecurity(ctx.config);
   app.get('/.well-known/openid-credential-issuer', signedMetadata(ctx));
   app.get('/oid4vci/v1/offer/:offerId', (req: Request, res: Response, next: NextFunction) => {
     offerPageRoute(issuerUrl)(req, res).catch(next);
@@ -27,10 +30,10 @@ export function mountOid4vci(app: Express, ctx: AppContext, codes: OfferCodes): 
   const router = s.router(oid4vciContract, {
     ...metadataRoutes(ctx),
     credentialOffer: credentialOfferRoute(issuerUrl, codes),
-    token: tokenRoute(codes),
-    nonce: nonceRoute(ctx.signer),
+    token: tokenRoute(ctx.config, codes),
+    nonce: nonceRoute(ctx),
     credential: credentialRoute(ctx),
-    notification: notificationRoute(),
+    notification: notificationRoute(ctx.config),
   });
   createExpressEndpoints(oid4vciContract, router, app, {
     responseValidation: true,

@@ -1,28 +1,50 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Request, Response } from 'express';
+import type { Config } from '../config.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
 import { redeemPreAuthorizedCode } from '../issuance/redeem-pre-authorized-code.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-token-store.js';
+import { authenticateWallet, spendAttestationPop } from './client-attestation/authenticate-wallet.js';
+import { invalidDpopProof } from './dpop/dpop-errors.js';
+import { useDpopProof, verifyDpopProof } from './dpop/verify-dpop-proof.js';
 import { invalidRequest } from './oauth-error.js';
-
-/** The form fields of a token request of this grant (OID4VCI 1.0 section 6.1). */
-export interface PreAuthorizedCodeTokenRequest {
-  'pre-authorized_code'?: unknown;
-  tx_code?: unknown;
-}
+import { walletSecurity } from './wallet-security.js';
 
 /**
- * The pre-authorized code grant, wherever the token request arrives: at `/oauth2/token`, the token
- * endpoint the metadata names, and at `/oid4vci/v1/token`, kept for wallets that learnt it before.
+ * The pre-authorized code grant (OID4VCI 1.0 section 6.1), wherever the token request arrives: at
+ * `/oauth2/token`, the token endpoint the metadata names, and at `/oid4vci/v1/token`, kept for
+ * wallets that learnt it before.
+ *
+ * With a `DPoP` proof (RFC 9449 section 5) the token is bound to the proof's key and its type is
+ * DPoP; with a wallet attestation (`attest_jwt_client_auth`) the wallet is authenticated. Both are
+ * checked completely before their jtis are spent and before the code is looked at, so a refused
+ * proof or attestation leaves the pre-authorized code usable.
  */
-export async function preAuthorizedCodeGrant(
-  em: EntityManager,
-  codes: OfferCodes,
-  body: PreAuthorizedCodeTokenRequest,
-) {
+export async function preAuthorizedCodeGrant(req: Request, res: Response, config: Config, codes: OfferCodes) {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const security = walletSecurity(config);
+  const dpop = await verifyDpopProof(
+    req.headersDistinct.dpop,
+    { method: req.method, url: `${config.issuerUrl}${req.path}` },
+    security.nonces,
+  );
+  if (!dpop && security.dpopRequired)
+    throw invalidDpopProof('this issuer binds access tokens to a DPoP key: send a DPoP proof (RFC 9449)');
+  const wallet = await authenticateWallet(req, security, config.issuerUrl);
   const code = body['pre-authorized_code'];
   if (typeof code !== 'string' || !code) throw invalidRequest('pre-authorized_code is required, once');
   if (body.tx_code !== undefined && typeof body.tx_code !== 'string')
     throw invalidRequest('tx_code must be given once');
-  const accessToken = await redeemPreAuthorizedCode(em, codes, code, body.tx_code);
-  return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: ACCESS_TOKEN_TTL_SECONDS };
+  if (dpop) await useDpopProof(req.em, dpop);
+  if (wallet) await spendAttestationPop(req.em, wallet);
+  const accessToken = await redeemPreAuthorizedCode(req.em, codes, code, body.tx_code, {
+    ...(dpop ? { dpopJkt: dpop.jkt } : {}),
+    ...(wallet ? { clientId: wallet.clientId } : {}),
+  });
+  // RFC 9449 section 8.2: the nonce for the wallet's next proof (at the credential endpoint).
+  if (dpop) res.setHeader('DPoP-Nonce', security.nonces.current());
+  return {
+    access_token: accessToken,
+    token_type: dpop ? ('DPoP' as const) : ('Bearer' as const),
+    expires_in: ACCESS_TOKEN_TTL_SECONDS,
+  };
 }

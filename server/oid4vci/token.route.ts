@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { PRE_AUTHORIZED_CODE_GRANT } from '../../contract/issuance/issuance-request.js';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
+import type { Config } from '../config.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
 import { invalidRequest, unsupportedGrantType } from './oauth-error.js';
 import { preAuthorizedCodeGrant } from './pre-authorized-code-grant.js';
@@ -12,7 +13,7 @@ const s = initServer();
  * The metadata now names `/oauth2/token` (one authorization server per origin); this one stays for
  * wallets that cached the old metadata, and runs the same grant.
  */
-export function tokenRoute(codes: OfferCodes) {
+export function tokenRoute(config: Config, codes: OfferCodes) {
   return s.route(oid4vciContract.token, async ({ body, req, res }) => {
     res.setHeader('Cache-Control', 'no-store');
     if (!req.is('application/x-www-form-urlencoded')) {
@@ -23,6 +24,6 @@ export function tokenRoute(codes: OfferCodes) {
     if (!body.grant_type) throw invalidRequest('grant_type is required');
     if (body.grant_type !== PRE_AUTHORIZED_CODE_GRANT)
       throw unsupportedGrantType(`only ${PRE_AUTHORIZED_CODE_GRANT} is supported`);
-    return { status: 200, body: await preAuthorizedCodeGrant(req.em, codes, body) };
+    return { status: 200, body: await preAuthorizedCodeGrant(req, res, config, codes) };
   });
 }

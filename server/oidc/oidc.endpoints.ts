@@ -12,6 +12,7 @@ import {
   unsupportedGrantType,
 } from '../oid4vci/oauth-error.js';
 import { preAuthorizedCodeGrant } from '../oid4vci/pre-authorized-code-grant.js';
+import { walletSecurity } from '../oid4vci/wallet-security.js';
 import { mountAuthorizationEndpoint } from './authorization-endpoint.js';
 import { authenticateClient } from './client-authentication.js';
 import { exchangeAuthorizationCode } from './exchange-authorization-code.js';
@@ -36,7 +37,7 @@ export function mountOidc(
   app.get('/.well-known/openid-configuration', (req, res) => {
     const at = servedRoles(ctx.config, req.hostname);
     if (!at) return sendOAuthError(res, notFoundError('no authorization server at this host name'));
-    res.json(authorizationServerMetadata(at));
+    res.json(authorizationServerMetadata(at, walletSecurity(ctx.config)));
   });
   app.get(
     '/oauth2/jwks',
@@ -58,7 +59,7 @@ export function mountOidc(
         if (!grant) throw invalidRequest('grant_type is required (form-encoded, RFC 6749 section 3.2)');
         const at = servedRoles(ctx.config, req.hostname);
         if (grant === PRE_AUTHORIZED_CODE_GRANT && at?.issuer)
-          return res.json(await preAuthorizedCodeGrant(req.em, ctx.issuance.codes, req.body));
+          return res.json(await preAuthorizedCodeGrant(req, res, ctx.config, ctx.issuance.codes));
         if (grant !== 'authorization_code' || !at?.verifier) {
           const listed = at ? authorizationServerMetadata(at).grant_types_supported.join(', ') : 'none';
           throw unsupportedGrantType(`grant types of this token endpoint: ${listed}`);

@@ -23,9 +23,17 @@ export const oidcEndpoints = (verifierUrl: string) => ({
  * tenant; codes of integrator sessions with a redirect_uri are exchanged at the same token endpoint.
  * An issuer-only server (two host names) has no response types, which OID4VCI 1.0 section 12.2.4
  * allows for a server of the pre-authorized code grant alone.
+ *
+ * For the pre-authorized code grant it also takes DPoP proofs (RFC 9449 section 5.1, ES256) and a
+ * wallet attestation as client authentication (`attest_jwt_client_auth`); with
+ * WALLET_ATTESTATION_REQUIRED the attestation is the only method, and anonymous access ends.
  */
-export function authorizationServerMetadata(at: ServedRoles) {
+export function authorizationServerMetadata(
+  at: ServedRoles,
+  wallets: { attestationRequired?: boolean } = {},
+) {
   const e = oidcEndpoints(at.base);
+  const anonymous = !wallets.attestationRequired;
   return {
     issuer: at.base,
     token_endpoint: e.token,
@@ -35,10 +43,11 @@ export function authorizationServerMetadata(at: ServedRoles) {
     ],
     token_endpoint_auth_methods_supported: [
       ...(at.verifier ? ['client_secret_basic', 'client_secret_post', 'private_key_jwt'] : []),
-      ...(at.issuer ? ['none'] : []),
+      ...(at.issuer ? [...(anonymous ? ['none'] : []), 'attest_jwt_client_auth'] : []),
     ],
     ...(at.verifier ? { token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS } : {}),
-    ...(at.issuer ? { 'pre-authorized_grant_anonymous_access_supported': true } : {}),
+    ...(at.issuer ? { 'pre-authorized_grant_anonymous_access_supported': anonymous } : {}),
+    ...(at.issuer ? { dpop_signing_alg_values_supported: ['ES256'] } : {}),
     ...(at.verifier ? openIdProviderMetadata(e) : {}),
   };
 }

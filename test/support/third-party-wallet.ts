@@ -2,8 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   type CallbackContext,
   clientAuthenticationAnonymous,
+  clientAuthenticationClientAttestationJwt,
   HashAlgorithm,
   type JwtSigner,
+  type RequestDpopOptions,
 } from '@openid4vc/oauth2';
 import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
 import { digest } from '@sd-jwt/crypto-nodejs';
@@ -40,6 +42,21 @@ export interface ThirdPartyReceived {
   notificationId?: string;
   /** The issuer metadata came signed and @openid4vc/openid4vci accepted it (typ, sub, signature). */
   signedMetadata: boolean;
+  /** `token_type` of the token response: DPoP when the wallet sent a DPoP proof. */
+  tokenType: string;
+  /** The wallet's DPoP public key, when it used DPoP. */
+  dpopJwk?: JWK;
+}
+
+/** How the wallet holds itself to its keys at the token endpoint. */
+export interface ReceiveOptions {
+  /** Send DPoP proofs (RFC 9449) with a key of its own, at the token, credential and notification endpoints. */
+  dpop?: boolean;
+  /**
+   * Authenticate with this client attestation (`attest_jwt_client_auth`): its `cnf.jwk` must be a
+   * key from `newInstanceKey`, which signs the PoP.
+   */
+  clientAttestation?: string;
 }
 
 const issuerPayload = (sdJwt: string) =>
@@ -130,6 +147,21 @@ export class ThirdPartyWallet {
 
   readonly client = new Openid4vciClient({ callbacks: this.#callbacks });
 
+  /** The library's client, authenticating with a wallet attestation when given one. */
+  #clientFor(clientAttestation?: string): Openid4vciClient {
+    if (!clientAttestation) return this.client;
+    const clientAuthentication = clientAuthenticationClientAttestationJwt({
+      clientAttestationJwt: clientAttestation,
+      callbacks: this.#callbacks,
+    });
+    return new Openid4vciClient({ callbacks: { ...this.#callbacks, clientAuthentication } });
+  }
+
+  /** A wallet instance key for a wallet provider to attest (`cnf.jwk`); the private key stays here. */
+  newInstanceKey(): Promise<JWK> {
+    return this.#newKey();
+  }
+
   async #newKey(): Promise<JWK> {
     const pair = await generateKeyPair('ES256', { extractable: true });
     const { kty, crv, x, y } = await exportJWK(pair.publicKey);
@@ -138,14 +170,24 @@ export class ThirdPartyWallet {
     return jwk;
   }
 
-  /** The whole pre-authorized code flow from an offer link, then verification and notification. */
-  async receive(offerUri: string, txCode: string): Promise<ThirdPartyReceived> {
-    const offer = await this.client.resolveCredentialOffer(offerUri);
-    const issuerMetadata = await this.client.resolveIssuerMetadata(offer.credential_issuer);
-    const { accessTokenResponse } = await this.client.retrievePreAuthorizedCodeAccessTokenFromOffer({
+  /**
+   * The whole pre-authorized code flow from an offer link, then verification and notification;
+   * with DPoP and a wallet attestation when asked. The library retries a request once when the
+   * issuer answers use_dpop_nonce, and carries each DPoP-Nonce it gets to the next request.
+   */
+  async receive(offerUri: string, txCode: string, options: ReceiveOptions = {}): Promise<ThirdPartyReceived> {
+    const client = this.#clientFor(options.clientAttestation);
+    const offer = await client.resolveCredentialOffer(offerUri);
+    const issuerMetadata = await client.resolveIssuerMetadata(offer.credential_issuer);
+    const dpopJwk = options.dpop ? await this.#newKey() : undefined;
+    const tokenDpop: RequestDpopOptions | undefined = dpopJwk
+      ? { signer: { method: 'jwk', alg: 'ES256', publicJwk: dpopJwk as never } }
+      : undefined;
+    const { accessTokenResponse, dpop } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
       credentialOffer: offer,
       issuerMetadata,
       txCode,
+      ...(tokenDpop ? { dpop: tokenDpop } : {}),
     });
     const credentialConfigurationId = offer.credential_configuration_ids[0] as string;
     const holderJwk = await this.#newKey();
@@ -156,12 +198,14 @@ export class ThirdPartyWallet {
       signer: { method: 'jwk', alg: 'ES256', publicJwk: holderJwk as never },
       nonce: c_nonce,
     });
-    const { credentialResponse } = await this.client.retrieveCredentials({
+    const credentials = await this.client.retrieveCredentials({
       issuerMetadata,
       accessToken: accessTokenResponse.access_token,
       credentialConfigurationId,
       proofs: { jwt: [proof.jwt] },
+      ...(dpop ? { dpop } : {}),
     });
+    const { credentialResponse } = credentials;
     // The library also accepts pre-1.0 shapes (bare strings); 1.0 has objects with `credential`.
     const entry = credentialResponse.credentials?.[0];
     const first = typeof entry === 'object' && entry && 'credential' in entry ? entry.credential : undefined;
@@ -173,6 +217,7 @@ export class ThirdPartyWallet {
         issuerMetadata,
         accessToken: accessTokenResponse.access_token,
         notification: { notificationId, event: 'credential_accepted' },
+        ...(dpop ? { dpop: { ...dpop, nonce: credentials.dpop?.nonce ?? dpop.nonce } } : {}),
       });
     }
     return {
@@ -181,6 +226,8 @@ export class ThirdPartyWallet {
       holderJwk,
       ...(notificationId ? { notificationId } : {}),
       signedMetadata: issuerMetadata.signedCredentialIssuer !== undefined,
+      tokenType: accessTokenResponse.token_type,
+      ...(dpopJwk ? { dpopJwk } : {}),
     };
   }
 

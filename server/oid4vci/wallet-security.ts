@@ -1,0 +1,37 @@
+import type { X509Certificate } from 'node:crypto';
+import type { Config } from '../config.js';
+import { DEVELOPMENT_KEY_ENCRYPTION_KEY } from '../keys/key-encryption.js';
+import { loadTrustAnchors } from './client-attestation/trust-anchors.js';
+import { DpopNonces } from './dpop/dpop-nonce.js';
+
+/** How the token, credential and notification endpoints hold wallets to their keys. */
+export interface WalletSecurity {
+  nonces: DpopNonces;
+  /** DPOP_REQUIRED: token requests without a DPoP proof are refused. */
+  dpopRequired: boolean;
+  /** Roots of the wallet providers whose client attestations are accepted. */
+  walletProviderAnchors: X509Certificate[];
+  /** WALLET_ATTESTATION_REQUIRED: token requests without a wallet attestation are refused. */
+  attestationRequired: boolean;
+}
+
+const made = new WeakMap<Config, WalletSecurity>();
+
+/**
+ * One per configuration (so per service in a process): the DPoP nonce key, derived like the other
+ * secrets from KEY_ENCRYPTION_KEY so that every node accepts every node's nonces, and the trust
+ * anchors, read at the first call (mountOid4vci, at start).
+ */
+export function walletSecurity(config: Config): WalletSecurity {
+  let s = made.get(config);
+  if (!s) {
+    s = {
+      nonces: new DpopNonces(config.KEY_ENCRYPTION_KEY ?? DEVELOPMENT_KEY_ENCRYPTION_KEY),
+      dpopRequired: config.DPOP_REQUIRED === 'true',
+      walletProviderAnchors: loadTrustAnchors(config.WALLET_PROVIDER_TRUST_ANCHORS),
+      attestationRequired: config.WALLET_ATTESTATION_REQUIRED === 'true',
+    };
+    made.set(config, s);
+  }
+  return s;
+}

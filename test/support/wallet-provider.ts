@@ -1,0 +1,43 @@
+import { webcrypto } from 'node:crypto';
+import { type JWK, SignJWT } from 'jose';
+import { makeTestCa } from './test-ca.js';
+
+export interface AttestationOptions {
+  sub?: string;
+  exp?: number;
+  /** Replace the x5c chain (e.g. another provider's). */
+  x5c?: string[];
+  typ?: string;
+}
+
+/**
+ * A wallet provider as a test makes it: a CA (root and issuing CA, @peculiar/x509) and an
+ * attestation signing key with a leaf from that CA, which signs client attestations
+ * (`oauth-client-attestation+jwt`) for wallet instance keys, `x5c` = leaf and issuing CA.
+ */
+export async function makeWalletProvider(name = 'Wallet Provider') {
+  const ca = await makeTestCa(name);
+  const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
+    'sign',
+    'verify',
+  ])) as webcrypto.CryptoKeyPair;
+  const leaf = await ca.issueKey(keys.publicKey, { subject: `CN=${name} attestation signer` });
+  const x5c = [leaf, ca.intermediate].map((c) => Buffer.from(c.rawData).toString('base64'));
+  return {
+    rootPem: ca.root.toString('pem'),
+    x5c,
+    /** A client attestation of `instanceJwk` for the wallet `sub` (default: one wallet app for all instances). */
+    attest: (instanceJwk: JWK, o: AttestationOptions = {}) => {
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({
+        iss: `https://${name.toLowerCase().replaceAll(' ', '-')}.example`,
+        sub: o.sub ?? 'https://wallet.example/app',
+        iat: now,
+        exp: o.exp ?? now + 3600,
+        cnf: { jwk: instanceJwk },
+      })
+        .setProtectedHeader({ alg: 'ES256', typ: o.typ ?? 'oauth-client-attestation+jwt', x5c: o.x5c ?? x5c })
+        .sign(keys.privateKey);
+    },
+  };
+}
