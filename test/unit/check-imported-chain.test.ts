@@ -56,7 +56,7 @@ describe('checkImportedChain', () => {
       signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
       extensions: [san(['issuer.example'], [])],
     });
-    await expect(check(pem(self))).rejects.toMatchObject({ status: 400, detail: /self-signed/ });
+    await expect(check(pem(self))).rejects.toMatchObject({ kind: 'invalid', message: /self-signed/ });
   });
 
   it('refuses an intermediate that is no CA', async () => {
@@ -74,7 +74,7 @@ describe('checkImportedChain', () => {
       extensions: [san(['issuer.example'], [])],
     });
     await expect(check(pem(leaf, notCa, ca.intermediate))).rejects.toMatchObject({
-      detail: /certificate 1 \(CN=end entity\) is not a CA certificate/,
+      message: /certificate 1 \(CN=end entity\) is not a CA certificate/,
     });
   });
 
@@ -83,17 +83,17 @@ describe('checkImportedChain', () => {
       san: san(['issuer.example'], []),
       keyUsage: x509.KeyUsageFlags.keyEncipherment,
     });
-    await expect(check(pem(leaf, ca.intermediate))).rejects.toMatchObject({ detail: /digital signatures/ });
+    await expect(check(pem(leaf, ca.intermediate))).rejects.toMatchObject({ message: /digital signatures/ });
   });
 
   it('an issuer leaf must name ISSUER_URL or its host; a verifier leaf must name its host as dNSName', async () => {
     const elsewhere = await ca.issueKey(keys.publicKey, {
       san: san(['other.example'], ['https://other.example']),
     });
-    await expect(check(pem(elsewhere, ca.intermediate))).rejects.toMatchObject({ detail: /issuer\.example/ });
+    await expect(check(pem(elsewhere, ca.intermediate))).rejects.toMatchObject({ message: /issuer\.example/ });
     const uriOnly = await ca.issueKey(keys.publicKey, { san: san([], ['https://verifier.example']) });
     await expect(check(pem(uriOnly, ca.intermediate), 'verifier')).rejects.toMatchObject({
-      detail: /x509_san_dns/,
+      message: /x509_san_dns/,
     });
     const dns = await ca.issueKey(keys.publicKey, { san: san(['verifier.example'], []) });
     expect(await check(pem(dns, ca.intermediate), 'verifier')).toHaveLength(2);
