@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createAdminClient } from '../integrator/src/index.js';
+import { TRUST_ANCHOR_USAGE, trustAnchorCommand } from './trust-anchor-commands.js';
 import { WEBHOOK_USAGE, webhookCommand } from './webhook-commands.js';
 
 /**
@@ -25,6 +26,7 @@ const USAGE = `usage: npm run cli -- <command>
   keys import-chain <kid> <chain.pem>
   keys development-ca [--out root.pem]
 ${WEBHOOK_USAGE}
+${TRUST_ANCHOR_USAGE}
 environment: CREDSERVICE_URL (default http://localhost:3000), ADMIN_TOKEN`;
 
 const { positionals, values } = parseArgs({
@@ -169,6 +171,10 @@ async function run(): Promise<{ status: number; body: unknown }> {
     default:
       if (group === 'webhook') {
         const ran = webhookCommand({ baseUrl, token }, command, positionals.slice(2), values, need);
+        if (ran) return ran;
+      }
+      if (group === 'trust-anchor') {
+        const ran = trustAnchorCommand({ baseUrl, token }, command, positionals.slice(2), need);
         if (ran) return ran;
       }
       return fail(USAGE);

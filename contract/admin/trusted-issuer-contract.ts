@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ProblemDetails } from '../problem-details.js';
 import { TenantId } from './tenant.js';
+import { TrustAnchorId, TrustAnchorInfo, TrustAnchorInput, TrustAnchorList } from './trust-anchor.js';
 
 const c = initContract();
 
@@ -17,7 +18,10 @@ export const TrustedIssuerInput = z
 
 export const TrustedIssuerList = z.object({ items: z.array(TrustedIssuerInput) });
 
-/** Issuers a tenant's verifier accepts besides this service's own issuer. */
+/**
+ * Issuers a tenant's verifier accepts besides this service's own issuer: by their keys (trusted
+ * issuers) or by an X.509 chain to one of its trust anchors.
+ */
 export const trustedIssuerContract = c.router(
   {
     listTrustedIssuers: {
@@ -43,6 +47,38 @@ export const trustedIssuerContract = c.router(
       responses: { 200: TrustedIssuerList, 401: ProblemDetails, 404: ProblemDetails },
       summary: 'Stop trusting an issuer',
     },
+    listTrustAnchors: {
+      method: 'GET',
+      path: '/tenants/:id/trust-anchors',
+      pathParams: z.object({ id: TenantId }),
+      responses: { 200: TrustAnchorList, 401: ProblemDetails, 404: ProblemDetails },
+      summary: 'X.509 roots whose certified issuers this tenant’s verifier accepts',
+    },
+    addTrustAnchor: {
+      method: 'POST',
+      path: '/tenants/:id/trust-anchors',
+      pathParams: z.object({ id: TenantId }),
+      body: TrustAnchorInput,
+      responses: {
+        200: TrustAnchorInfo,
+        201: TrustAnchorInfo,
+        400: ProblemDetails,
+        401: ProblemDetails,
+        404: ProblemDetails,
+      },
+      summary:
+        'Trust credentials whose x5c chain leads to this CA certificate (201; 200 when already trusted)',
+    },
+    deleteTrustAnchor: {
+      method: 'DELETE',
+      path: '/tenants/:id/trust-anchors/:sha256',
+      pathParams: z.object({ id: TenantId, sha256: TrustAnchorId }),
+      body: c.noBody(),
+      responses: { 204: c.noBody(), 401: ProblemDetails, 404: ProblemDetails },
+      summary: 'Stop trusting a trust anchor (named by the SHA-256 of its certificate)',
+    },
   },
   { pathPrefix: '/admin/v1', strictStatusCodes: true, metadata: { security: 'admin' } as const },
 );
+
+export { TrustAnchorId, TrustAnchorInfo, TrustAnchorInput, TrustAnchorList };

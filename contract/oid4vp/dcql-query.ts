@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The Digital Credentials Query Language (OID4VP 1.0 §6): the `dcql_query` a verifier sends and later
  * checks the VP Token against. Unknown properties are kept (the spec says to ignore them).
- * `trusted_authorities` is accepted but not evaluated: the verifier's own issuer trust decides.
+ * `trusted_authorities` may only be of type `aki`, which the verifier enforces on the answer.
  */
 
 /** Credential formats `verifyVpToken` verifies. Other formats parse, and their presentations are refused. */
@@ -16,6 +16,22 @@ export const ClaimsPathPointer = z
   .array(z.union([z.string(), z.number().int().nonnegative(), z.null()]))
   .min(1);
 export type ClaimsPathPointer = z.infer<typeof ClaimsPathPointer>;
+
+/**
+ * §6.1.1: `aki` (§6.1.1.1): base64url key identifiers; a credential matches when a certificate of its
+ * `x5c` chain has one of them as its authorityKeyIdentifier. The other types (`etsi_tl`,
+ * `openid_federation`) are refused: this verifier could not enforce them, and a query it does not
+ * enforce would let the wallet believe the verifier filters what it does not.
+ */
+export const TrustedAuthoritiesQuery = z
+  .object({
+    type: z.literal('aki', {
+      errorMap: () => ({ message: 'only aki is supported (OID4VP 1.0 section 6.1.1.1)' }),
+    }),
+    values: z.array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'a base64url key identifier')).min(1),
+  })
+  .passthrough();
+export type TrustedAuthoritiesQuery = z.infer<typeof TrustedAuthoritiesQuery>;
 
 /** §6.3. */
 export const ClaimsQuery = z
@@ -42,10 +58,7 @@ export const CredentialQuery = z
         type_values: z.array(z.array(z.string()).min(1)).min(1).optional(),
       })
       .passthrough(),
-    trusted_authorities: z
-      .array(z.object({ type: z.string(), values: z.array(z.string()).min(1) }).passthrough())
-      .min(1)
-      .optional(),
+    trusted_authorities: z.array(TrustedAuthoritiesQuery).min(1).optional(),
     require_cryptographic_holder_binding: z.boolean().optional(),
     claims: z.array(ClaimsQuery).min(1).optional(),
     claim_sets: z.array(z.array(Identifier).min(1)).min(1).optional(),

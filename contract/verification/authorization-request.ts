@@ -34,6 +34,12 @@ export const AuthorizationRequestCreate = z
       ),
     response_mode: z.enum(['direct_post', 'direct_post.jwt']).default('direct_post.jwt'),
     expires_in: z.number().int().min(30).optional().describe('Seconds; at most the configured maximum'),
+    restrict_to_trust_anchors: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: every credential query without trusted_authorities gets one of type aki listing the key identifiers of the tenant’s trust anchors (OID4VP 1.0 section 6.1.1.1), so wallets offer, and the verifier accepts, only credentials whose x5c chain was issued under them',
+      ),
     client_id_prefix: ClientIdPrefix.optional().describe(
       'Client identifier prefix of the request (OID4VP 5.9.3): x509_hash (default) or x509_san_dns, naming the verifier host',
     ),
@@ -54,6 +60,20 @@ export const AuthorizationRequestCreated = z.object({
   qr_code: z.string().describe('The authorization_request_uri as an SVG QR code (data: URI)'),
 });
 
+/** Which trust path accepted the issuer of the presented credential. */
+export const IssuerTrust = z.object({
+  method: z
+    .enum(['x509', 'jwks', 'jwt-vc-issuer-metadata'])
+    .describe(
+      'x509: its x5c chain to a trust anchor of the tenant; jwks: configured keys (or this service’s own issuer); jwt-vc-issuer-metadata: keys from the issuer’s metadata',
+    ),
+  anchor: z
+    .string()
+    .optional()
+    .describe('x509: SHA-256 (hex) of the trust anchor, as the trust-anchor API names it'),
+  anchor_subject: z.string().optional().describe('x509: the trust anchor’s subject'),
+});
+
 export const VerificationStatus = z.object({
   session_id: z.string(),
   status: z.enum(['pending', 'verified', 'failed', 'expired']),
@@ -61,4 +81,5 @@ export const VerificationStatus = z.object({
   credential_type: z.string().nullable().describe('Configuration id (or vct) of the presented credential'),
   claims: z.record(z.unknown()).optional().describe('Disclosed claims, once verified'),
   reason: z.string().optional().describe('Machine-readable reason, once failed'),
+  trust: IssuerTrust.optional().describe('How the issuer was trusted, once verified'),
 });

@@ -15,6 +15,7 @@ import { StatusList, StatusListToken } from '../status-list/status-list.entity.j
 import { ApiToken } from '../tenants/api-token.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { PresentationSession } from '../verification/presentation-session.entity.js';
+import { TrustAnchor } from '../verification/trust-anchor.entity.js';
 import { TrustedIssuer } from '../verification/trusted-issuer.entity.js';
 
 export const entities = [
@@ -22,6 +23,7 @@ export const entities = [
   OidcAuthorization,
   PresentationSession,
   TrustedIssuer,
+  TrustAnchor,
   ScimUser,
   ScimGroup,
   ScimGroupMember,

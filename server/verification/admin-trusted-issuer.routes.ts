@@ -2,15 +2,20 @@ import { initServer } from '@ts-rest/express';
 import { trustedIssuerContract } from '../../contract/admin/trusted-issuer-contract.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { getTenant } from '../tenants/tenant-service.js';
+import { adminTrustAnchorRoutes } from './admin-trust-anchor.routes.js';
 import { TrustedIssuer } from './trusted-issuer.entity.js';
 
 const s = initServer();
 
 const view = (t: TrustedIssuer) => ({ issuer: t.issuer, ...(t.jwks ? { jwks: t.jwks } : {}) });
 
-/** Operators choose which issuers a tenant's verifier trusts; each change is audited. */
+/**
+ * Operators choose which issuers a tenant's verifier trusts, by keys or by trust anchors
+ * (admin-trust-anchor.routes.ts); each change is audited.
+ */
 export function adminTrustedIssuerRoutes() {
   return s.router(trustedIssuerContract, {
+    ...adminTrustAnchorRoutes,
     listTrustedIssuers: async ({ params, req }) => {
       await getTenant(req.em, params.id);
       return {

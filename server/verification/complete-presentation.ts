@@ -7,6 +7,7 @@ import { PresentationError, verifyVpToken } from '../oid4vp/verification/index.j
 import { type PresentationSession, statusOf } from './presentation-session.entity.js';
 import { type AuthorizationResponseForm, readAuthorizationResponse } from './read-authorization-response.js';
 import { type Outcome, recordOutcome, sha256 } from './record-presentation-outcome.js';
+import { trustAnchorCertificates } from './trust-anchors.js';
 import type { VerifierServices } from './verifier-services.js';
 
 /**
@@ -78,10 +79,15 @@ async function verify(
       nonce: session.nonce,
       clientId,
       trustedIssuers: s.trustedIssuers(em, session.tenantId),
+      trustAnchors: await trustAnchorCertificates(em, session.tenantId),
       fetchStatusList: s.fetchStatusList,
     });
     const [first] = verified.credentials;
-    return { claims: first?.claims ?? {}, type: session.credentialConfigurationId ?? first?.vct ?? null };
+    return {
+      claims: first?.claims ?? {},
+      type: session.credentialConfigurationId ?? first?.vct ?? null,
+      ...(first ? { trust: first.trust } : {}),
+    };
   } catch (e) {
     if (!(e instanceof PresentationError)) throw e;
     return { reason: e.code, message: e.message };

@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
+import type { CredentialTrust } from '../oid4vp/verification/index.js';
 import { PresentationSession } from './presentation-session.entity.js';
 import type { VerifierServices } from './verifier-services.js';
 
@@ -10,8 +11,15 @@ export const RESPONSE_CODE_TTL_SECONDS = 300;
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export type Outcome =
-  | { claims: Record<string, unknown>; type: string | null }
+  | { claims: Record<string, unknown>; type: string | null; trust?: CredentialTrust }
   | { reason: string; message: string };
+
+/** How the session result names the trust path (contract VerificationStatus.trust). */
+const trustView = (t: CredentialTrust) => ({
+  method: t.method,
+  ...(t.anchor ? { anchor: t.anchor } : {}),
+  ...(t.anchorSubject ? { anchor_subject: t.anchorSubject } : {}),
+});
 
 export interface Answer {
   session: PresentationSession;
@@ -90,7 +98,11 @@ async function claimToken(tx: EntityManager, tokenHash: string, sessionId: strin
 function applyOutcome(row: PresentationSession, a: Answer) {
   if ('claims' in a.outcome) {
     row.status = 'verified';
-    row.result = { claims: a.outcome.claims, credential_type: a.outcome.type };
+    row.result = {
+      claims: a.outcome.claims,
+      credential_type: a.outcome.type,
+      ...(a.outcome.trust ? { trust: trustView(a.outcome.trust) } : {}),
+    };
     if (a.code) {
       row.responseCodeHash = sha256(a.code);
       row.responseCodeExpiresAt = new Date(Date.now() + RESPONSE_CODE_TTL_SECONDS * 1000);
@@ -107,5 +119,8 @@ const audit = (tx: EntityManager, row: PresentationSession, outcome: Outcome) =>
     actor: 'wallet',
     action: row.status === 'verified' ? 'verification.verified' : 'verification.failed',
     subject: row.id,
-    details: 'reason' in outcome ? { reason: outcome.reason } : { credential_type: outcome.type },
+    details:
+      'reason' in outcome
+        ? { reason: outcome.reason }
+        : { credential_type: outcome.type, ...(outcome.trust ? { trust: trustView(outcome.trust) } : {}) },
   });

@@ -1,5 +1,7 @@
 import { initServer } from '@ts-rest/express';
+import type { z } from 'zod';
 import { integratorContract } from '../../contract/integrator-contract.js';
+import type { IssuerTrust } from '../../contract/verification/authorization-request.js';
 import { notFound } from '../http/problem.js';
 import { principalOf } from '../http/request-context.js';
 import { idempotent } from '../idempotency/idempotent.js';
@@ -45,6 +47,7 @@ export function verificationRoutes(services: VerifierServices) {
       const result = session.result as {
         claims?: Record<string, unknown>;
         credential_type?: string | null;
+        trust?: z.infer<typeof IssuerTrust>;
       } | null;
       return {
         status: 200,
@@ -54,6 +57,7 @@ export function verificationRoutes(services: VerifierServices) {
           verified: status === 'verified',
           credential_type: result?.credential_type ?? session.credentialConfigurationId ?? null,
           ...(status === 'verified' && result?.claims ? { claims: result.claims } : {}),
+          ...(status === 'verified' && result?.trust ? { trust: result.trust } : {}),
           ...(status === 'failed' && session.failureReason ? { reason: session.failureReason } : {}),
         },
       };

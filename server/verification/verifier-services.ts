@@ -6,7 +6,11 @@ import type { TtlStore } from '../ephemeral/ttl-store.js';
 import type { KeyEncryption } from '../keys/key-encryption.js';
 import type { Signer } from '../keys/signer.js';
 import { x509Hash } from '../keys/x509-hash.js';
-import { cachedStatusListFetcher, trustedIssuersFromMetadata } from '../oid4vp/verification/index.js';
+import {
+  cachedStatusListFetcher,
+  type TrustedIssuerKeys,
+  trustedIssuersFromMetadata,
+} from '../oid4vp/verification/index.js';
 import { guardedFetch } from '../outbound/guarded-fetch.js';
 import { type OutboundPolicy, outboundPolicy } from '../outbound/outbound-policy.js';
 import { EphemeralSessions } from './ephemeral-sessions.js';
@@ -23,8 +27,14 @@ export interface VerifierServices {
   ephemeral: EphemeralSessions;
   /** Status list tokens, fetched once per their ttl for the whole process. */
   fetchStatusList: (uri: string) => Promise<string>;
-  /** The issuers a tenant trusts: this service's own issuer, plus the tenant's trusted issuers. */
-  trustedIssuers: (em: EntityManager, tenantId: string) => (iss: string) => Promise<JWK[] | undefined>;
+  /**
+   * The issuers a tenant trusts by keys: this service's own issuer, plus the tenant's trusted issuers
+   * (the tenant's X.509 trust anchors are the other way, see trust-anchors.ts).
+   */
+  trustedIssuers: (
+    em: EntityManager,
+    tenantId: string,
+  ) => (iss: string) => Promise<TrustedIssuerKeys | undefined>;
   /**
    * The client identifier under `prefix` (default `x509_hash`) and the certificate chain (without
    * the trust anchor) the request objects carry.
@@ -62,17 +72,20 @@ export function verifierServices(
     ephemeral: new EphemeralSessions(ephemeral),
     fetchStatusList: cachedStatusListFetcher(fetchText(policy)),
     trustedIssuers: (em, tenantId) => async (iss) => {
-      if (iss === config.issuerUrl)
-        return [...(await signer.publicJwks('issuer')), ...(await signer.publicJwks('status-list'))];
+      if (iss === config.issuerUrl) {
+        const own = [...(await signer.publicJwks('issuer')), ...(await signer.publicJwks('status-list'))];
+        return { method: 'jwks', keys: own };
+      }
       const trusted = await em.findOne(TrustedIssuer, { tenantId, issuer: iss });
       if (!trusted) return undefined;
-      if (trusted.jwks) return trusted.jwks.keys as JWK[];
+      if (trusted.jwks) return { method: 'jwks', keys: trusted.jwks.keys as JWK[] };
       let resolve = resolvers.get(iss);
       if (!resolve) {
         resolve = trustedIssuersFromMetadata([iss], fetchJson(policy));
         resolvers.set(iss, resolve);
       }
-      return resolve(iss);
+      const keys = await resolve(iss);
+      return keys && { method: 'jwt-vc-issuer-metadata', keys };
     },
     async identity(prefix = 'x509_hash') {
       const x5c = await signer.certificateChain('verifier');

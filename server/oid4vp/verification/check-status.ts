@@ -1,13 +1,14 @@
-import type { JWK } from 'jose';
 import {
   decodeStatusList,
   readStatus,
   type StatusBits,
   StatusType,
 } from '../../status-list/status-list-encoding.js';
-import { decodeJws, isObject, verifyWithKeys } from './jws.js';
+import type { IssuerTrust } from './issuer-trust.js';
+import { decodeJws, isObject } from './jws.js';
 import { check, PresentationError, reject } from './presentation-error.js';
 import { isCachedStatusListFetcher } from './status-list-cache.js';
+import { statusTrustKey, verifyStatusListSignature } from './status-list-signature.js';
 import type { Checks } from './types.js';
 
 /** `status.status_list` of a Referenced Token (Token Status List §6.2). */
@@ -45,17 +46,24 @@ interface VerifiedList {
   exp: unknown;
   bits: StatusBits;
   bytes: Uint8Array;
+  /** Seconds: when the certificates it was trusted by stop being valid. */
+  trustedUntil: number | undefined;
 }
 
 /** Token Status List §8.3 steps 3-5 for what does not depend on the credential or the time. */
-async function verifyListToken(token: string, issuer: string, keys: JWK[]): Promise<VerifiedList> {
+async function verifyListToken(
+  token: string,
+  issuer: string,
+  trust: IssuerTrust,
+  checks: Checks,
+): Promise<VerifiedList> {
   const jws = decodeJws(typeof token === 'string' ? token.trim() : token, 'the status list token');
   check(
     jws.header.typ === 'statuslist+jwt',
     'malformed',
     `typ is ${String(jws.header.typ)}, not statuslist+jwt`,
   );
-  await verifyWithKeys(jws, keys, `the status list of ${issuer}`);
+  const trustedUntil = await verifyStatusListSignature(jws, issuer, trust, checks);
   const { payload } = jws;
   check(
     payload.iss === undefined || payload.iss === issuer,
@@ -71,21 +79,27 @@ async function verifyListToken(token: string, issuer: string, keys: JWK[]): Prom
     exp: payload.exp,
     bits: list.bits as StatusBits,
     bytes: decodeStatusList(list.lst),
+    trustedUntil,
   };
 }
 
 /**
  * Token Status List §8.3 steps 2-6: fetch, validate, decompress, read. Any failure throws. A cached
- * fetcher keeps the verified, decoded list for the token's ttl (per issuer and key set, so a key
- * the issuer stops trusting is not honoured from the cache); the checks that depend on the
- * credential and the time run on every use.
+ * fetcher keeps the verified, decoded list for the token's ttl (per issuer, key set and trust
+ * anchors, so a key or anchor no longer trusted is not honoured from the cache); the checks that
+ * depend on the credential and the time (certificates expiring too) run on every use.
  */
-async function readListEntry(ref: StatusReference, issuer: string, keys: JWK[], checks: Checks) {
+async function readListEntry(ref: StatusReference, issuer: string, trust: IssuerTrust, checks: Checks) {
   const fetcher = checks.fetchStatusList;
-  const verify = (token: string) => verifyListToken(token, issuer, keys);
+  const verify = (token: string) => verifyListToken(token, issuer, trust, checks);
   const list = isCachedStatusListFetcher(fetcher)
-    ? await fetcher.derived(ref.uri, `${issuer}\n${JSON.stringify(keys)}`, verify, (l) => l.bytes.byteLength)
+    ? await fetcher.derived(ref.uri, statusTrustKey(issuer, trust, checks), verify, (l) => l.bytes.byteLength)
     : await verify(await fetcher(ref.uri));
+  check(
+    list.trustedUntil === undefined || list.trustedUntil >= checks.now - checks.skewSeconds,
+    'certificate_expired',
+    'a certificate it is trusted by has expired',
+  );
   check(list.sub === ref.uri, 'malformed', `its sub ${String(list.sub)} is not ${ref.uri}`);
   check(
     list.exp === undefined || (typeof list.exp === 'number' && list.exp > checks.now - checks.skewSeconds),
@@ -96,17 +110,17 @@ async function readListEntry(ref: StatusReference, issuer: string, keys: JWK[], 
 }
 
 /**
- * The credential's status from its Status List Token, which must be signed with a key of the
- * credential's own issuer (`trustedIssuers(iss)`: this service publishes its status-list keys in its
- * jwt-vc-issuer metadata; Token Status List §11.3, "same web-based key resolution"). A token that
- * carries an `iss` must name that same issuer. VALID passes; INVALID is `revoked`, SUSPENDED is
+ * The credential's status from its Status List Token, which must be signed for the credential's own
+ * issuer: by an `x5c` chain to a trust anchor naming it, by the credential's certificate key, or by a
+ * key of `trustedIssuers(iss)` (this service publishes its status-list keys in its jwt-vc-issuer
+ * metadata); see verifyStatusListSignature. A token that carries an `iss` must name that same issuer. VALID passes; INVALID is `revoked`, SUSPENDED is
  * `suspended`; anything else, and every failure to fetch, verify or read the list, is
  * `status_unavailable`: no statement can be made, so the credential is refused (fail closed).
  */
-export async function checkStatus(ref: StatusReference, issuer: string, keys: JWK[], checks: Checks) {
+export async function checkStatus(ref: StatusReference, issuer: string, trust: IssuerTrust, checks: Checks) {
   let value: number;
   try {
-    value = await readListEntry(ref, issuer, keys, checks);
+    value = await readListEntry(ref, issuer, trust, checks);
   } catch (e) {
     const reason = e instanceof PresentationError || e instanceof Error ? e.message : String(e);
     return reject('status_unavailable', `the status list ${ref.uri} cannot be used: ${reason}`, e);

@@ -9,9 +9,13 @@ export { PresentationError, type PresentationErrorCode } from './presentation-er
 export { jwtVcIssuerMetadataUrl, trustedIssuersFromMetadata } from './resolve-issuer-keys.js';
 export { cachedStatusListFetcher, type StatusListCacheOptions } from './status-list-cache.js';
 export type {
+  CredentialTrust,
+  TrustedIssuerKeys,
+  TrustMethod,
   VerificationContext,
   VerifiedCredential,
   VerifiedFormat,
   VerifiedPresentation,
 } from './types.js';
 export { verifyVpToken } from './verify-vp-token.js';
+export { certificatesFromPem, keyIdentifierOf, parseCertificate } from './x509-certificate.js';

@@ -10,8 +10,24 @@ export type PresentationErrorCode =
   | 'unsupported_format'
   /** An issuer, KB-JWT or VP signature does not verify (or no trusted key matches its `kid`). */
   | 'invalid_signature'
-  /** `trustedIssuers(iss)` gave no keys for the credential's issuer. */
+  /** No trust path for the credential's issuer: no keys from `trustedIssuers(iss)` and no `x5c` to check. */
   | 'untrusted_issuer'
+  /** The `x5c` chain leads to none of the tenant's trust anchors (an unknown root). */
+  | 'certificate_untrusted'
+  /** A certificate of the `x5c` chain (or its trust anchor) has expired. */
+  | 'certificate_expired'
+  /** A certificate of the `x5c` chain (or its trust anchor) is not valid yet. */
+  | 'certificate_not_yet_valid'
+  /**
+   * The `x5c` chain is broken: a signature that does not verify, an intermediate that is no CA or may
+   * not sign certificates, a path length exceeded, a self-signed leaf, a leaf that may not sign, a
+   * certificate that does not parse or has a critical extension this verifier does not process.
+   */
+  | 'certificate_invalid'
+  /** `iss` is not a subjectAltName of the `x5c` leaf certificate (SD-JWT VC, inline X.509 certificates). */
+  | 'certificate_name_mismatch'
+  /** The query's `trusted_authorities` (`aki`) matches no certificate of the credential's validated chain. */
+  | 'untrusted_authority'
   /** `exp` (or `validUntil` / `expirationDate`) of the credential has passed. */
   | 'expired'
   /** `nbf` / `iat` (or `validFrom` / `issuanceDate`) of the credential is in the future. */

@@ -1,24 +1,32 @@
 import type { JWK } from 'jose';
 import { isObject } from './jws.js';
 import { check, reject } from './presentation-error.js';
-import type { VerificationContext } from './types.js';
+import type { TrustedIssuerKeys, VerificationContext } from './types.js';
 
 /**
- * The keys of the credential's issuer from `ctx.trustedIssuers`. No keys (or a failure to get them)
- * means the issuer is not trusted: the credential is refused either way.
+ * The keys of the credential's issuer from `ctx.trustedIssuers`, with where they come from (a plain
+ * array: configured `jwks`). No keys (or a failure to get them) means the issuer is not trusted by
+ * keys: `untrusted_issuer`.
  */
 export async function trustedIssuerKeys(
   iss: string,
   trustedIssuers: VerificationContext['trustedIssuers'],
-): Promise<JWK[]> {
-  let keys: JWK[] | undefined;
+): Promise<TrustedIssuerKeys> {
+  let found: Awaited<ReturnType<typeof trustedIssuers>>;
   try {
-    keys = await trustedIssuers(iss);
+    found = await trustedIssuers(iss);
   } catch (e) {
     reject('untrusted_issuer', `the keys of issuer ${iss} cannot be resolved`, e);
   }
-  check(Array.isArray(keys) && keys.length > 0, 'untrusted_issuer', `issuer ${iss} is not trusted`);
-  return keys;
+  const resolved: TrustedIssuerKeys | undefined = Array.isArray(found)
+    ? { keys: found, method: 'jwks' }
+    : found;
+  check(
+    resolved && Array.isArray(resolved.keys) && resolved.keys.length > 0,
+    'untrusted_issuer',
+    `issuer ${iss} is not trusted`,
+  );
+  return resolved;
 }
 
 /**

@@ -1,4 +1,23 @@
 import type { JWK } from 'jose';
+import { type Certificate, parseCertificate } from './x509-certificate.js';
+
+/** How the issuer's key was established (the names are those of the session result). */
+export type TrustMethod = 'x509' | 'jwks' | 'jwt-vc-issuer-metadata';
+
+/** Keys of a trusted issuer, saying where they come from; a plain array counts as configured `jwks`. */
+export interface TrustedIssuerKeys {
+  keys: JWK[];
+  method: Exclude<TrustMethod, 'x509'>;
+}
+
+/** Which trust path accepted a credential's issuer. */
+export interface CredentialTrust {
+  method: TrustMethod;
+  /** x509: SHA-256 (hex) of the trust anchor the chain led to, as the trust-anchor API names it. */
+  anchor?: string;
+  /** x509: the anchor's subject. */
+  anchorSubject?: string;
+}
 
 /** What the verifier knows about the transaction, and how it reaches the outside world. */
 export interface VerificationContext {
@@ -20,7 +39,13 @@ export interface VerificationContext {
    * not fetch anything for an issuer it does not already trust (SSRF). `trustedIssuersFromMetadata`
    * builds one from an allow-list.
    */
-  trustedIssuers: (iss: string) => Promise<JWK[] | undefined>;
+  trustedIssuers: (iss: string) => Promise<JWK[] | TrustedIssuerKeys | undefined>;
+  /**
+   * X.509 trust anchors (standard base64 DER): a credential or Status List Token with an `x5c` chain
+   * leading to one of them is trusted by that chain (its leaf naming `iss`), besides `trustedIssuers`.
+   * None: `x5c` chains are not evaluated.
+   */
+  trustAnchors?: readonly string[];
   /**
    * The compact `statuslist+jwt` at `uri` (`status.status_list.uri` of the credential). A throw means
    * `status_unavailable`. Called only for credentials of a trusted issuer whose signature verified;
@@ -53,6 +78,8 @@ export interface VerifiedCredential {
   holderKey?: JWK;
   /** `exp` of the credential, when it has one. */
   expiresAt?: Date;
+  /** How its issuer was trusted. */
+  trust: CredentialTrust;
 }
 
 export interface VerifiedPresentation {
@@ -69,7 +96,28 @@ export interface Checks {
   maxKbAgeSeconds: number;
   skewSeconds: number;
   trustedIssuers: VerificationContext['trustedIssuers'];
+  /** The trust anchors, parsed (one that does not parse is left out). */
+  anchors: Certificate[];
   fetchStatusList: VerificationContext['fetchStatusList'];
+}
+
+const parsedAnchors = new Map<string, Certificate | null>();
+
+/** Anchors parsed once per process: the same few are used for every presentation of a tenant. */
+function parseAnchors(anchors: readonly string[] = []): Certificate[] {
+  return anchors.flatMap((der) => {
+    let parsed = parsedAnchors.get(der);
+    if (parsed === undefined) {
+      try {
+        parsed = parseCertificate(der, 'a trust anchor');
+      } catch {
+        parsed = null;
+      }
+      if (parsedAnchors.size >= 1000) parsedAnchors.delete(parsedAnchors.keys().next().value as string);
+      parsedAnchors.set(der, parsed);
+    }
+    return parsed ? [parsed] : [];
+  });
 }
 
 export function resolveChecks(ctx: VerificationContext): Checks {
@@ -80,6 +128,7 @@ export function resolveChecks(ctx: VerificationContext): Checks {
     maxKbAgeSeconds: ctx.maxKbAgeSeconds ?? 300,
     skewSeconds: ctx.clockSkewSeconds ?? 60,
     trustedIssuers: ctx.trustedIssuers,
+    anchors: parseAnchors(ctx.trustAnchors),
     fetchStatusList: ctx.fetchStatusList,
   };
 }

@@ -2,11 +2,12 @@ import { base64url, calculateJwkThumbprint, type JWK } from 'jose';
 import type { CredentialQuery } from '../../../contract/oid4vp/dcql-query.js';
 import { checkTransactionBinding } from './check-key-binding.js';
 import { checkStatus, readStatusReference } from './check-status.js';
+import { checkTrustedAuthorities } from './check-trusted-authorities.js';
 import { checkValidityClaims, checkW3cValidity } from './check-validity.js';
-import { type DecodedJws, decodeJws, isObject, publicJwk, verifyWithKey, verifyWithKeys } from './jws.js';
+import { verifyIssuerSignature } from './issuer-trust.js';
+import { type DecodedJws, decodeJws, isObject, publicJwk, verifyWithKey } from './jws.js';
 import { checkRequestedClaims, checkW3cType } from './match-dcql.js';
 import { check, reject } from './presentation-error.js';
-import { trustedIssuerKeys } from './resolve-issuer-keys.js';
 import type { Checks, VerifiedCredential } from './types.js';
 
 const VP_TYPES = [undefined, 'JWT', 'vp+jwt'];
@@ -40,8 +41,8 @@ async function verifyJwtVc(compact: unknown, query: CredentialQuery, checks: Che
   const iss = payload.iss ?? vcIssuer;
   check(typeof iss === 'string' && iss, 'malformed', 'the credential has no issuer');
   check(vcIssuer === undefined || vcIssuer === iss, 'malformed', `iss ${iss} differs from vc.issuer`);
-  const issuerKeys = await trustedIssuerKeys(iss, checks.trustedIssuers);
-  await verifyWithKeys(jwt, issuerKeys, `the credential of ${iss}`);
+  const issuer = await verifyIssuerSignature(jwt, iss, checks, `the credential of ${iss}`);
+  checkTrustedAuthorities(query, issuer);
 
   const exp = checkValidityClaims(payload, checks);
   checkW3cValidity(vc, checks);
@@ -52,7 +53,7 @@ async function verifyJwtVc(compact: unknown, query: CredentialQuery, checks: Che
     'vc.type is not strings',
   );
   checkW3cType(types, query);
-  return { payload, vc, iss, issuerKeys, types, exp };
+  return { payload, vc, iss, issuer, types, exp };
 }
 
 /** Identifiers and keys the VP signer proves control of: the header `jwk`, or a did:jwk in `kid`/`iss`. */
@@ -127,7 +128,7 @@ export async function verifyJwtVcPresentation(
 
   checkRequestedClaims(credential.vc, query);
   const statusRef = readStatusReference(credential.payload);
-  if (statusRef) await checkStatus(statusRef, credential.iss, credential.issuerKeys, checks);
+  if (statusRef) await checkStatus(statusRef, credential.iss, credential.issuer, checks);
   else
     check(
       credential.vc.credentialStatus === undefined,
@@ -143,5 +144,6 @@ export async function verifyJwtVcPresentation(
     claims: credential.vc,
     ...(holderKey ? { holderKey } : {}),
     ...(credential.exp !== undefined ? { expiresAt: new Date(credential.exp * 1000) } : {}),
+    trust: credential.issuer.trust,
   };
 }

@@ -1,11 +1,12 @@
 import type { CredentialQuery } from '../../../contract/oid4vp/dcql-query.js';
 import { checkKeyBinding } from './check-key-binding.js';
 import { checkStatus, readStatusReference } from './check-status.js';
+import { checkTrustedAuthorities } from './check-trusted-authorities.js';
 import { checkValidityClaims } from './check-validity.js';
-import { decodeJws, isObject, publicJwk, verifyWithKeys } from './jws.js';
+import { verifyIssuerSignature } from './issuer-trust.js';
+import { decodeJws, isObject, publicJwk } from './jws.js';
 import { checkRequestedClaims, checkVct } from './match-dcql.js';
 import { check } from './presentation-error.js';
-import { trustedIssuerKeys } from './resolve-issuer-keys.js';
 import { applyDisclosures, holdsDigests, splitSdJwt } from './sd-jwt.js';
 import type { Checks, VerifiedCredential } from './types.js';
 
@@ -20,7 +21,8 @@ const NOT_REPORTED = ['cnf', 'status'];
 
 /**
  * Verifies one `dc+sd-jwt` presentation (OID4VP 1.0 §B.3, SD-JWT VC "Verification and Processing", RFC 9901 §7): the issuer
- * signature with a trusted key of `iss` (no `x5c`), the disclosures, `vct` against the query, the
+ * signature by its `x5c` chain to a trust anchor or with a trusted key of `iss`, the query's
+ * `trusted_authorities`, the disclosures, `vct` against the query, the
  * validity period, holder binding (KB-JWT signed by `cnf.jwk`, for this nonce, client_id, and SD-JWT;
  * required unless the query sets `require_cryptographic_holder_binding: false`; checked whenever
  * present), the requested claims, and last the status list.
@@ -41,8 +43,8 @@ export async function verifySdJwtPresentation(
   const signed = jwt.payload;
   const iss = signed.iss;
   check(typeof iss === 'string' && iss, 'malformed', 'the credential has no iss');
-  const issuerKeys = await trustedIssuerKeys(iss, checks.trustedIssuers);
-  await verifyWithKeys(jwt, issuerKeys, `the credential of ${iss}`);
+  const issuer = await verifyIssuerSignature(jwt, iss, checks, `the credential of ${iss}`);
+  checkTrustedAuthorities(query, issuer);
 
   const sdAlg = signed._sd_alg ?? 'sha-256';
   check(typeof sdAlg === 'string', 'malformed', '_sd_alg is not a string');
@@ -78,7 +80,7 @@ export async function verifySdJwtPresentation(
 
   checkRequestedClaims(processed, query);
   const statusRef = readStatusReference(signed);
-  if (statusRef) await checkStatus(statusRef, iss, issuerKeys, checks);
+  if (statusRef) await checkStatus(statusRef, iss, issuer, checks);
 
   const claims = Object.fromEntries(Object.entries(processed).filter(([k]) => !NOT_REPORTED.includes(k)));
   return {
@@ -89,5 +91,6 @@ export async function verifySdJwtPresentation(
     claims,
     ...(holderKey && parts.keyBindingJwt ? { holderKey } : {}),
     ...(exp !== undefined ? { expiresAt: new Date(exp * 1000) } : {}),
+    trust: issuer.trust,
   };
 }

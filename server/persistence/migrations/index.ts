@@ -14,6 +14,7 @@ import { Migration20261123000400_tenant_branding } from './Migration202611230004
 import { Migration20261123000600_status_and_counts } from './Migration20261123000600_status_and_counts.js';
 import { Migration20261123000700_x509_chains } from './Migration20261123000700_x509_chains.js';
 import { Migration20261123000800_webhooks_idempotency } from './Migration20261123000800_webhooks_idempotency.js';
+import { Migration20261123000900_trust_anchors } from './Migration20261123000900_trust_anchors.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261123000800_webhooks_idempotency',
     class: Migration20261123000800_webhooks_idempotency,
   },
+  { name: 'Migration20261123000900_trust_anchors', class: Migration20261123000900_trust_anchors },
 ];

@@ -1,0 +1,69 @@
+import type { JWK } from 'jose';
+import { type DecodedJws, verifyWithKey, verifyWithKeys } from './jws.js';
+import { PresentationError } from './presentation-error.js';
+import { trustedIssuerKeys } from './resolve-issuer-keys.js';
+import type { Checks, CredentialTrust } from './types.js';
+import { type ValidatedChain, validateChain } from './x509-chain.js';
+import { checkIssuerName } from './x509-issuer-name.js';
+
+/** A credential's issuer signature, verified, and what it was verified with. */
+export interface IssuerTrust {
+  trust: CredentialTrust;
+  /** The issuer's keys (key path), for its Status List Token. */
+  keys: JWK[];
+  /** x509: the chain that validated; its leaf key may sign the Status List Token too. */
+  chain?: ValidatedChain;
+}
+
+/**
+ * The X.509 path (SD-JWT VC, inline X.509 certificates): the `x5c` chain validates to one of the
+ * tenant's anchors, its leaf names `iss`, and the JWS verifies with the leaf's key.
+ */
+export async function verifyByChain(jws: DecodedJws, iss: string, checks: Checks, what: string) {
+  const chain = validateChain(jws.header.x5c, checks.anchors, {
+    now: checks.now,
+    skewSeconds: checks.skewSeconds,
+  });
+  checkIssuerName(iss, chain.leaf);
+  await verifyWithKey(jws, chain.leafJwk, `${what} (with the key of its x5c leaf certificate)`);
+  return chain;
+}
+
+/**
+ * Verifies the issuer signature of a credential by the first trust path that holds: its `x5c` chain
+ * to one of the tenant's trust anchors (when it has one and the tenant has anchors), else the keys
+ * `trustedIssuers(iss)` gives (configured `jwks`, `jwt-vc-issuer` metadata, this service's own).
+ * The paths are alternatives and each is sound alone, so which one a credential takes cannot weaken
+ * the other (SD-JWT VC, "Ecosystem-specific Public Key Verification Methods"). When neither holds,
+ * a failed chain's reason is reported (it says more than "no key"); otherwise the key path's.
+ */
+export async function verifyIssuerSignature(
+  jws: DecodedJws,
+  iss: string,
+  checks: Checks,
+  what: string,
+): Promise<IssuerTrust> {
+  let chainFailure: PresentationError | undefined;
+  if (jws.header.x5c !== undefined && checks.anchors.length > 0) {
+    try {
+      const chain = await verifyByChain(jws, iss, checks, what);
+      const { anchor } = chain;
+      return {
+        trust: { method: 'x509', anchor: anchor.sha256, anchorSubject: anchor.subject },
+        keys: [],
+        chain,
+      };
+    } catch (e) {
+      if (!(e instanceof PresentationError)) throw e;
+      chainFailure = e;
+    }
+  }
+  try {
+    const { keys, method } = await trustedIssuerKeys(iss, checks.trustedIssuers);
+    await verifyWithKeys(jws, keys, what);
+    return { trust: { method }, keys };
+  } catch (e) {
+    if (chainFailure && e instanceof PresentationError) throw chainFailure;
+    throw e;
+  }
+}

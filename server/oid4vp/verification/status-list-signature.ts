@@ -1,0 +1,61 @@
+import type { IssuerTrust } from './issuer-trust.js';
+import { type DecodedJws, verifyWithKey, verifyWithKeys } from './jws.js';
+import { PresentationError } from './presentation-error.js';
+import type { Checks } from './types.js';
+import { validateChain } from './x509-chain.js';
+import { checkIssuerName } from './x509-issuer-name.js';
+
+/**
+ * Verifies the signature of a Status List Token of the credential issuer `issuer` the ways Token
+ * Status List §11.3 lists, and returns until when the trust holds (seconds; undefined: as long as
+ * the keys are trusted):
+ * - its own `x5c` chain to one of the tenant's anchors (HAIP: Status List Tokens carry `x5c`), its
+ *   leaf holding the credential's own key or naming the issuer as a credential's leaf must;
+ * - the key of the credential's `x5c` leaf ("the same key as used in the Referenced Token");
+ * - the issuer's trusted keys ("the same web-based key resolution").
+ * A chain that fails while no other way holds is reported with its reason.
+ */
+export async function verifyStatusListSignature(
+  jws: DecodedJws,
+  issuer: string,
+  trust: IssuerTrust,
+  checks: Checks,
+): Promise<number | undefined> {
+  const what = `the status list of ${issuer}`;
+  let chainFailure: PresentationError | undefined;
+  if (jws.header.x5c !== undefined && checks.anchors.length > 0) {
+    try {
+      const chain = validateChain(jws.header.x5c, checks.anchors, {
+        now: checks.now,
+        skewSeconds: checks.skewSeconds,
+      });
+      const credentialKey = trust.chain?.leaf.node.publicKey;
+      if (!credentialKey?.equals(chain.leaf.node.publicKey)) checkIssuerName(issuer, chain.leaf);
+      await verifyWithKey(jws, chain.leafJwk, `${what} (with the key of its x5c leaf certificate)`);
+      return chain.validUntil;
+    } catch (e) {
+      if (!(e instanceof PresentationError)) throw e;
+      chainFailure = e;
+    }
+  }
+  try {
+    if (trust.chain) {
+      await verifyWithKey(jws, trust.chain.leafJwk, `${what} (with the credential's x5c leaf key)`);
+      return trust.chain.validUntil;
+    }
+    await verifyWithKeys(jws, trust.keys, what);
+    return undefined;
+  } catch (e) {
+    if (chainFailure && e instanceof PresentationError) throw chainFailure;
+    throw e;
+  }
+}
+
+/** What a cached, verified list was verified against: the same token is verified again for other trust. */
+export const statusTrustKey = (issuer: string, trust: IssuerTrust, checks: Checks) =>
+  [
+    issuer,
+    JSON.stringify(trust.keys),
+    trust.chain?.leaf.sha256 ?? '',
+    checks.anchors.map((a) => a.sha256).join(','),
+  ].join('\n');
