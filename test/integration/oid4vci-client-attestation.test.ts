@@ -193,7 +193,9 @@ describe('with WALLET_ATTESTATION_REQUIRED and DPOP_REQUIRED', () => {
   const s = suite(() => f);
 
   it('advertises attestation as the only method, with no anonymous access', async () => {
-    const meta = await (await fetch(`${s.base()}/.well-known/oauth-authorization-server`)).json();
+    const meta = (await (await fetch(`${s.base()}/.well-known/oauth-authorization-server`)).json()) as {
+      token_endpoint_auth_methods_supported: string[];
+    };
     // The verifier's methods (same URL) stay; for wallets only attestation is left.
     expect(meta).toMatchObject({
       token_endpoint_auth_methods_supported: expect.arrayContaining(['attest_jwt_client_auth']),

@@ -15,6 +15,7 @@ import { Migration20261123000600_status_and_counts } from './Migration2026112300
 import { Migration20261123000700_x509_chains } from './Migration20261123000700_x509_chains.js';
 import { Migration20261123000800_webhooks_idempotency } from './Migration20261123000800_webhooks_idempotency.js';
 import { Migration20261123000900_trust_anchors } from './Migration20261123000900_trust_anchors.js';
+import { Migration20261123001000_dpop } from './Migration20261123001000_dpop.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -40,4 +41,5 @@ export const migrations: MigrationObject[] = [
     class: Migration20261123000800_webhooks_idempotency,
   },
   { name: 'Migration20261123000900_trust_anchors', class: Migration20261123000900_trust_anchors },
+  { name: 'Migration20261123001000_dpop', class: Migration20261123001000_dpop },
 ];
