@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import net from 'node:net';
 import { freePort } from '../../support/spawned-service.js';
 
@@ -23,6 +23,10 @@ const accepting = (port: number) =>
   });
 
 export async function startPrivateRedis(): Promise<PrivateRedis> {
+  if (spawnSync('redis-server', ['--version']).error)
+    throw new Error(
+      'the fault tests start their own Redis: put redis-server on PATH (apt-get install redis-server)',
+    );
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
