@@ -43,8 +43,6 @@ export interface BenchServiceOptions {
   env?: Record<string, string>;
   /** No DATABASE_URL: the service starts its embedded database, as `npm start` does out of the box. */
   embedded?: boolean;
-  /** Write a V8 CPU profile of the service (`node --cpu-prof`) into this directory when it stops. */
-  profileDir?: string;
 }
 
 export type BenchService = Awaited<ReturnType<typeof startBenchService>>;
@@ -78,8 +76,7 @@ export async function startBenchService(options: BenchServiceOptions = {}) {
   };
   delete env.DATABASE_URL;
   if (db) env.DATABASE_URL = db.url;
-  const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
-  const service = spawnProbed('server/main.ts', env, nodeArgs);
+  const service = spawnProbed('server/main.ts', env);
   for (let i = 0; ; i++) {
     const ready = await fetch(`${baseUrl}/readyz`).then(
       (r) => r.ok,
@@ -97,6 +94,7 @@ export async function startBenchService(options: BenchServiceOptions = {}) {
     databaseUrl,
     embedded: !db,
     probe: service.probe,
+    profile: service.profile,
     admin: createAdminClient({ baseUrl, token: adminToken }),
     async stop() {
       await service.stop();

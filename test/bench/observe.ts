@@ -6,6 +6,7 @@ import type { ProbeSnapshot } from './process-probe.js';
 export interface ObservedSide {
   side: 'service' | 'minimal';
   probe(): Promise<ProbeSnapshot>;
+  profile?(command: 'start' | 'stop', file?: string): Promise<void>;
   db: DatabaseCpu;
 }
 
@@ -26,11 +27,17 @@ export interface Costs {
 
 const round = (x: number, digits = 2) => +x.toFixed(digits);
 
-/** Runs a measured figure between two snapshots of the process and its database backends. */
-export async function observe(side: ObservedSide, run: () => Promise<Figure>): Promise<Figure & Costs> {
+/** Runs a measured figure between two snapshots of the process and its database backends, profiled when asked. */
+export async function observe(
+  side: ObservedSide,
+  run: () => Promise<Figure>,
+  profileFile?: string,
+): Promise<Figure & Costs> {
   const before = await side.probe();
   const dbBefore = await side.db.sample(side.side);
+  if (profileFile) await side.profile?.('start');
   const figure = await run();
+  if (profileFile) await side.profile?.('stop', profileFile);
   const after = await side.probe();
   const dbAfter = await side.db.sample(side.side);
   const n = figure.operations;

@@ -9,6 +9,8 @@ export interface ProbedProcess {
   child: ChildProcess;
   pid: number;
   probe(): Promise<ProbeSnapshot>;
+  /** CPU profile of what runs between start and stop only, written to `file` (window-profiler.ts). */
+  profile(command: 'start' | 'stop', file?: string): Promise<void>;
   /** SIGTERM, then waits for the exit (which is when a --cpu-prof profile is written). */
   stop(): Promise<void>;
 }
@@ -42,6 +44,18 @@ export function spawnProbed(
         };
         child.on('message', onMessage);
         child.send('probe');
+      }),
+    profile: (command, file) =>
+      new Promise<void>((resolve, reject) => {
+        const onMessage = (m: unknown) => {
+          if (typeof m !== 'object' || m === null || !('profiled' in m)) return;
+          child.off('message', onMessage);
+          const answer = String((m as { profiled: unknown }).profiled);
+          if (answer.startsWith('failed')) reject(new Error(answer));
+          else resolve();
+        };
+        child.on('message', onMessage);
+        child.send({ profile: command, ...(file ? { file } : {}) });
       }),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

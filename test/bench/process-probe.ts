@@ -1,4 +1,5 @@
 import pg from 'pg';
+import './window-profiler.js';
 
 /**
  * Loaded with `--import` into a benchmarked process (the service, the minimal pipeline). It counts

@@ -7,12 +7,13 @@ import { statusListBench } from './status-list.bench.js';
 import { throughputBench } from './throughput.bench.js';
 
 /**
- * `npm run bench [-- suite… --quick --embedded --profile[=dir] --only=text --tenants=1,50]`: the
- * suites one after another (all when none is named), figures as JSON on stdout, progress on stderr.
+ * `npm run bench [-- suite… --quick --embedded --profile [--profile-dir=dir] --only=text --tenants=1,50]`: the
+ * suites one after another (the default ones when none is named), figures as JSON on stdout, progress on stderr.
  * Not part of the test suite; timings are reported, never asserted.
  *   --quick     a short run (a quarter of the operations)
  *   --embedded  the service without DATABASE_URL, on its embedded database
- *   --profile   a V8 CPU profile of the service under the load (see profile-summary.ts)
+ *   --profile   a V8 CPU profile of the service per figure, of its measured window only
+ *               (under --profile-dir, default in the temporary directory; see profile-summary.ts)
  * Suites: throughput (the issue's figures against the minimal pipeline), status-list, sse, and soak
  * (RSS after 100,000 requests), which runs only when named.
  */
@@ -21,19 +22,18 @@ const { values, positionals } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     embedded: { type: 'boolean', default: false },
-    profile: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    'profile-dir': { type: 'string' },
     only: { type: 'string' },
     tenants: { type: 'string' },
   },
 });
-// `--profile` alone names no directory: profiles then go to one under the system's temporary directory.
-const profileFlag = process.argv.includes('--profile')
-  ? path.join(os.tmpdir(), 'credservice-bench-profiles')
-  : undefined;
 const options = {
   quick: values.quick ?? false,
   embedded: values.embedded ?? false,
-  profileDir: values.profile || profileFlag,
+  profileDir: values.profile
+    ? (values['profile-dir'] ?? path.join(os.tmpdir(), 'credservice-bench-profiles'))
+    : undefined,
   only: values.only,
   ...(values.tenants ? { tenantCounts: values.tenants.split(',').map(Number) } : {}),
 };

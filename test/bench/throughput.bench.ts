@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { startSmtpCatcher } from '../support/smtp-catcher.js';
 import { adminScenarios } from './admin.bench.js';
 import { DatabaseCpu } from './database-cpu.js';
@@ -50,14 +52,15 @@ const scenarios: Scenario[] = [
  */
 export async function throughputBench(o: ThroughputOptions) {
   const smtp = await startSmtpCatcher();
-  const service = await startBenchService({
-    env: { SMTP_URL: smtp.url },
-    embedded: o.embedded,
-    profileDir: o.profileDir,
-  });
+  const service = await startBenchService({ env: { SMTP_URL: smtp.url }, embedded: o.embedded });
   const db = await DatabaseCpu.connect(service.databaseUrl);
   const minimal = await startMinimalPipeline(service.databaseUrl, db);
-  const serviceSide: ObservedSide = { side: 'service', probe: service.probe, db };
+  const serviceSide: ObservedSide = { side: 'service', probe: service.probe, profile: service.profile, db };
+  if (o.profileDir) await fs.mkdir(o.profileDir, { recursive: true });
+  const profileOf = (tenants: number, name: string) =>
+    o.profileDir
+      ? path.join(o.profileDir, `${tenants}t-${name.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 80)}.cpuprofile`)
+      : undefined;
   const minimalOps = o.quick ? 200 : 600;
   const rows: Row[] = [];
   let requests = 0;
@@ -73,7 +76,11 @@ export async function throughputBench(o: ThroughputOptions) {
         const total = o.quick ? Math.ceil(s.operations / 4) : s.operations;
         const op = await s.prepare(ctx, s.halfPeak ? total * 2 : total);
         const base = await minimal.measure(s.matches, minimalOps, CONCURRENCY);
-        const peak = await observe(serviceSide, () => measure(s.name, total, CONCURRENCY, op));
+        const peak = await observe(
+          serviceSide,
+          () => measure(s.name, total, CONCURRENCY, op),
+          profileOf(tenantCount, s.name),
+        );
         const row = (f: Figure & Costs): Row => ({
           tenants: tenantCount,
           ...f,
