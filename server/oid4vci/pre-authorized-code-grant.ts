@@ -6,7 +6,7 @@ import { ACCESS_TOKEN_TTL_SECONDS } from './access-token-store.js';
 import { authenticateWallet, spendAttestationPop } from './client-attestation/authenticate-wallet.js';
 import { invalidDpopProof } from './dpop/dpop-errors.js';
 import { useDpopProof, verifyDpopProof } from './dpop/verify-dpop-proof.js';
-import { invalidRequest } from './oauth-error.js';
+import { invalidGrant, invalidRequest } from './oauth-error.js';
 import { walletSecurity } from './wallet-security.js';
 
 /**
@@ -34,6 +34,8 @@ export async function preAuthorizedCodeGrant(req: Request, res: Response, config
   if (typeof code !== 'string' || !code) throw invalidRequest('pre-authorized_code is required, once');
   if (body.tx_code !== undefined && typeof body.tx_code !== 'string')
     throw invalidRequest('tx_code must be given once');
+  // Only a code of ours (its MAC checks) gets a proof's jti stored: strangers cannot fill the table.
+  if (!codes.readPreAuthorizedCode(code)) throw invalidGrant('unknown pre-authorized code');
   if (dpop) await useDpopProof(req.em, dpop);
   if (wallet) await spendAttestationPop(req.em, wallet);
   const accessToken = await redeemPreAuthorizedCode(req.em, codes, code, body.tx_code, {
