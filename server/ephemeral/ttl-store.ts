@@ -22,6 +22,8 @@ export function redisTtlStore(redis: Redis, prefix: string): TtlStore {
   const k = (key: string) => `${prefix}:ephemeral:${key}`;
   const call = async <T>(command: () => Promise<T>): Promise<T> => {
     try {
+      // Just started or reconnecting: give the connection a moment before failing fast.
+      if (redis.status !== 'ready') await readyWithin(redis, 1_000);
       return await command();
     } catch (e) {
       throw new TtlStoreUnavailable(`Redis: ${(e as Error).message}`);
@@ -40,6 +42,17 @@ export function redisTtlStore(redis: Redis, prefix: string): TtlStore {
     },
   };
 }
+
+const readyWithin = (redis: Redis, ms: number) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    redis.once('ready', done);
+  });
 
 /**
  * The in-memory store, bounded: past `maxEntries` the oldest entries go first (a Map iterates in
