@@ -3,12 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
 import { canonicalJson } from '../audit/canonical-json.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
-import { PresentationError, verifyVpToken } from '../oid4vp/verification/index.js';
-import { type PresentationSession, statusOf } from './presentation-session.entity.js';
+import { PresentationError, verifyVpToken } from './verification/index.js';
+import { type PresentationSession, statusOf } from '../verification/presentation-session.entity.js';
 import { type AuthorizationResponseForm, readAuthorizationResponse } from './read-authorization-response.js';
-import { type Outcome, recordOutcome, sha256 } from './record-presentation-outcome.js';
-import { trustAnchorCertificates } from './trust-anchors.js';
-import type { VerifierServices } from './verifier-services.js';
+import { type Outcome, recordOutcome, sha256 } from '../verification/record-presentation-outcome.js';
+import { trustAnchorCertificates } from '../verification/trust-anchors.js';
+import type { VerifierServices } from '../verification/verifier-services.js';
 
 /**
  * The response endpoint's work. Responses that cannot belong to a live session (garbage, unknown

@@ -4,7 +4,7 @@ import { oid4vpContract } from '../../contract/verification/oid4vp-contract.js';
 import { formBody } from '../http/body-parsers.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
 import { oauthValidationError } from '../oid4vci/oauth-validation-error.js';
-import { completePresentation } from '../verification/complete-presentation.js';
+import { completePresentation } from './complete-presentation.js';
 import { findSession } from '../verification/ephemeral-sessions.js';
 import { statusOf } from '../verification/presentation-session.entity.js';
 import { signRequestObject } from '../verification/request-object.js';

@@ -3,9 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { compactDecrypt, decodeProtectedHeader } from 'jose';
 import { CONTROL_CHARACTERS } from '../http/request-hygiene.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
-import { findSession } from './ephemeral-sessions.js';
-import type { PresentationSession } from './presentation-session.entity.js';
-import type { VerifierServices } from './verifier-services.js';
+import { findSession } from '../verification/ephemeral-sessions.js';
+import type { PresentationSession } from '../verification/presentation-session.entity.js';
+import type { VerifierServices } from '../verification/verifier-services.js';
 
 export interface AuthorizationResponseForm {
   vp_token?: string | undefined;

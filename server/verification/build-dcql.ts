@@ -1,4 +1,4 @@
-import type { ClaimsPathPointer, DcqlQuery } from '../../../contract/oid4vp/dcql-query.js';
+import type { ClaimsPathPointer, DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
 
 /**
  * A DCQL query (OID4VP 1.0 §6) for one SD-JWT VC of type `vct` with the claims at `claimPaths`, e.g.

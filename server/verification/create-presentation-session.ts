@@ -8,7 +8,7 @@ import { vctOf } from '../credential-configurations/credential-configuration.ent
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { validationError } from '../domain-errors.js';
 import { fieldErrors } from '../http/zod-errors.js';
-import { buildDcqlForVct } from '../oid4vp/verification/index.js';
+import { buildDcqlForVct } from './build-dcql.js';
 import { PresentationSession } from './presentation-session.entity.js';
 import { restrictToTrustAnchors } from './trust-anchors.js';
 import type { VerifierServices } from './verifier-services.js';

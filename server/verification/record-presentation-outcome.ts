@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
-import { invalidRequest } from '../oid4vci/oauth-error.js';
-import type { CredentialTrust } from '../oid4vp/verification/index.js';
+import { conflict } from '../domain-errors.js';
+import type { CredentialTrust } from './issuer-trust.js';
 import { PresentationSession } from './presentation-session.entity.js';
 import type { VerifierServices } from './verifier-services.js';
 
@@ -31,8 +31,9 @@ export interface Answer {
   code?: string;
 }
 
-const alreadyAnswered = () => invalidRequest('the session already has its response');
-const replayed = () => invalidRequest('this vp_token was presented before');
+// The response endpoint's renderer makes these OAuth invalid_request errors.
+const alreadyAnswered = () => conflict('the session already has its response', 'session-answered');
+const replayed = () => conflict('this vp_token was presented before', 'vp-token-replayed');
 
 /**
  * Records the one answer a session gets. A vp_token is claimed by a conditional insert into

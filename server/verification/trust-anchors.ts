@@ -6,7 +6,7 @@ import {
   KeyUsage,
   keyIdentifierOf,
   parseCertificate,
-} from '../oid4vp/verification/x509-certificate.js';
+} from '../keys/x509-certificate.js';
 import { TrustAnchor } from './trust-anchor.entity.js';
 
 const refuse = (message: string) => validationError([{ field: 'certificate', message }]);

@@ -4,7 +4,7 @@
  */
 
 export type { DcqlQuery } from '../../../contract/oid4vp/dcql-query.js';
-export { buildDcqlForVct } from './build-dcql.js';
+export { buildDcqlForVct } from '../../verification/build-dcql.js';
 export { PresentationError, type PresentationErrorCode } from './presentation-error.js';
 export { jwtVcIssuerMetadataUrl, trustedIssuersFromMetadata } from './resolve-issuer-keys.js';
 export { cachedStatusListFetcher, type StatusListCacheOptions } from './status-list-cache.js';
@@ -18,4 +18,4 @@ export type {
   VerifiedPresentation,
 } from './types.js';
 export { verifyVpToken } from './verify-vp-token.js';
-export { certificatesFromPem, keyIdentifierOf, parseCertificate } from './x509-certificate.js';
+export { certificatesFromPem, keyIdentifierOf, parseCertificate } from '../../keys/x509-certificate.js';

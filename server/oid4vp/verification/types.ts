@@ -1,23 +1,9 @@
 import type { JWK } from 'jose';
-import { type Certificate, parseCertificate } from './x509-certificate.js';
+import { type Certificate, parseCertificate } from '../../keys/x509-certificate.js';
 
-/** How the issuer's key was established (the names are those of the session result). */
-export type TrustMethod = 'x509' | 'jwks' | 'jwt-vc-issuer-metadata';
+export type { CredentialTrust, TrustedIssuerKeys, TrustMethod } from '../../verification/issuer-trust.js';
 
-/** Keys of a trusted issuer, saying where they come from; a plain array counts as configured `jwks`. */
-export interface TrustedIssuerKeys {
-  keys: JWK[];
-  method: Exclude<TrustMethod, 'x509'>;
-}
-
-/** Which trust path accepted a credential's issuer. */
-export interface CredentialTrust {
-  method: TrustMethod;
-  /** x509: SHA-256 (hex) of the trust anchor the chain led to, as the trust-anchor API names it. */
-  anchor?: string;
-  /** x509: the anchor's subject. */
-  anchorSubject?: string;
-}
+import type { CredentialTrust, TrustedIssuerKeys } from '../../verification/issuer-trust.js';
 
 /** What the verifier knows about the transaction, and how it reaches the outside world. */
 export interface VerificationContext {
