@@ -2,8 +2,8 @@ import { initServer } from '@ts-rest/express';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { AppContext } from '../app-context.js';
 import { Issuance } from '../issuance/issuance.entity.js';
-import { issueToWallet } from '../issuance/issue-to-wallet.js';
 import { issuanceOfRequest } from './access-token-guard.js';
+import { issueToWallet } from './issue-to-wallet.js';
 import {
   invalidCredentialRequest,
   invalidProof,

@@ -1,8 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { Config } from '../config.js';
-import { recordWalletNotification } from '../issuance/record-wallet-notification.js';
 import { issuanceOfRequest } from './access-token-guard.js';
+import { recordWalletNotification } from './record-wallet-notification.js';
 
 const s = initServer();
 

@@ -1,12 +1,12 @@
 import type { Request, Response } from 'express';
 import type { Config } from '../config.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
-import { redeemPreAuthorizedCode } from '../issuance/redeem-pre-authorized-code.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-token-store.js';
 import { authenticateWallet, spendAttestationPop } from './client-attestation/authenticate-wallet.js';
 import { invalidDpopProof } from './dpop/dpop-errors.js';
 import { useDpopProof, verifyDpopProof } from './dpop/verify-dpop-proof.js';
 import { invalidGrant, invalidRequest } from './oauth-error.js';
+import { redeemPreAuthorizedCode } from './redeem-pre-authorized-code.js';
 import { walletSecurity } from './wallet-security.js';
 
 /**

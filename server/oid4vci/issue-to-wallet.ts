@@ -1,12 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
+import { Issuance } from '../issuance/issuance.entity.js';
+import { type IssuedBatch, issueCredentials } from '../issuance/issue-credentials.js';
 import type { Signer } from '../keys/signer.js';
-import { consumeCNonce } from '../oid4vci/c-nonce-store.js';
-import { credentialRequestDenied, invalidNonce, invalidToken } from '../oid4vci/oauth-error.js';
-import type { VerifiedProof } from '../oid4vci/proof/verify-key-proof.js';
-import { Issuance } from './issuance.entity.js';
-import { type IssuedBatch, issueCredentials } from './issue-credentials.js';
+import { consumeCNonce } from './c-nonce-store.js';
+import { credentialRequestDenied, invalidNonce, invalidToken } from './oauth-error.js';
+import type { VerifiedProof } from './proof/verify-key-proof.js';
 
 /**
  * The credential endpoint's work once the request and its proofs have been checked: in one

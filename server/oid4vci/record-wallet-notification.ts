@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
-import { invalidNotificationId } from '../oid4vci/oauth-error.js';
-import { IssuedCredential, type WALLET_NOTIFICATIONS } from './issued-credential.entity.js';
+import { IssuedCredential, type WALLET_NOTIFICATIONS } from '../issuance/issued-credential.entity.js';
+import { invalidNotificationId } from './oauth-error.js';
 
 /** OID4VCI notification: what the wallet did with the credentials of one credential response. */
 export async function recordWalletNotification(

@@ -1,10 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
-import { issueAccessToken } from '../oid4vci/access-token-store.js';
-import { invalidGrant, invalidRequest } from '../oid4vci/oauth-error.js';
-import { Issuance } from './issuance.entity.js';
-import type { OfferCodes } from './offer-codes.js';
+import { Issuance } from '../issuance/issuance.entity.js';
+import type { OfferCodes } from '../issuance/offer-codes.js';
+import { issueAccessToken } from './access-token-store.js';
+import { invalidGrant, invalidRequest } from './oauth-error.js';
 
 /** After this many wrong tx_codes the offer is dead. */
 export const MAX_TX_CODE_FAILURES = 5;
