@@ -11,13 +11,13 @@ import { fileTransport, smtpTransport } from '../workers/mail/mail-transport.js'
 import { listenForOutbox } from '../workers/outbox-listener.js';
 import { processors } from '../workers/processors.js';
 import { scheduleStatusListPublishing } from '../workers/status-list/status-list-schedule.js';
+import { createApp } from './app.js';
 import type { AppContext } from './app-context.js';
 import { startCacheInvalidation } from './cache/invalidation-listener.js';
 import type { Config } from './config.js';
 import { ensureBuiltinConfigurations } from './credential-configurations/credential-configuration-registry.js';
 import { PayloadValidator } from './credential-configurations/payload-validator.js';
 import { sharedState } from './ephemeral/shared-state.js';
-import { createApp } from './http/app.js';
 import { listenHttp } from './http/http-server.js';
 import { scheduleIdempotencyExpiry } from './idempotency/expire-idempotency-keys.js';
 import { OfferCodes } from './issuance/offer-codes.js';
