@@ -5,7 +5,7 @@ import { ACCESS_TOKEN_TTL_SECONDS } from './access-token-store.js';
 import { authenticateWallet, spendAttestationPop } from './client-attestation/authenticate-wallet.js';
 import { invalidDpopProof } from './dpop/dpop-errors.js';
 import { useDpopProof, verifyDpopProof } from './dpop/verify-dpop-proof.js';
-import { invalidGrant, invalidRequest } from './oauth-error.js';
+import { invalidGrant, invalidRequest, OAuthError } from './oauth-error.js';
 import { redeemPreAuthorizedCode } from './redeem-pre-authorized-code.js';
 import { walletSecurity } from './wallet-security.js';
 
@@ -35,12 +35,19 @@ export async function preAuthorizedCodeGrant(req: Request, res: Response, config
   if (body.tx_code !== undefined && typeof body.tx_code !== 'string')
     throw invalidRequest('tx_code must be given once');
   // Only a code of ours (its MAC checks) gets a proof's jti stored: strangers cannot fill the table.
-  if (!codes.readPreAuthorizedCode(code)) throw invalidGrant('unknown pre-authorized code');
+  if (!codes.readPreAuthorizedCode(code)) {
+    res.locals.failedRedemption = true;
+    throw invalidGrant('unknown pre-authorized code');
+  }
   if (dpop) await useDpopProof(req.em, dpop);
   if (wallet) await spendAttestationPop(req.em, wallet);
   const accessToken = await redeemPreAuthorizedCode(req.em, codes, code, body.tx_code, {
     ...(dpop ? { dpopJkt: dpop.jkt } : {}),
     ...(wallet ? { clientId: wallet.clientId } : {}),
+  }).catch((e: unknown) => {
+    // What the per-address guessing limit counts (server/rate-limit): a code or tx_code that was wrong.
+    if (e instanceof OAuthError && e.error === 'invalid_grant') res.locals.failedRedemption = true;
+    throw e;
   });
   // RFC 9449 section 8.2: the nonce for the wallet's next proof (at the credential endpoint).
   if (dpop) res.setHeader('DPoP-Nonce', security.nonces.current());

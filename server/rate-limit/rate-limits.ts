@@ -52,7 +52,7 @@ export function rateLimits(settings: RateLimitSettings, shared: SharedState): Ra
     if (req.method === 'GET' && req.path === '/oauth2/authorize')
       checks.push([signIn, 'sign-ins started from this address']);
     if (req.path.startsWith('/admin/')) checks.push([admin, 'admin requests from this address']);
-    if (req.method === 'POST' && req.path === '/oid4vci/v1/token')
+    if (req.method === 'POST' && TOKEN_ENDPOINTS.includes(req.path))
       checks.push([redeemFailures, 'failed code redemptions (wrong tx_codes) from this address']);
     for (const [limiter, what] of checks) {
       const verdict = limiter ? await limiter.consume(key) : { allowed: true as const };
@@ -61,10 +61,11 @@ export function rateLimits(settings: RateLimitSettings, shared: SharedState): Ra
         return false;
       }
     }
-    // A redemption counts as a failure until it succeeds: counted first, so that a burst of guesses
-    // sent at once is bounded too, and given back when the code and tx_code were right.
-    if (redeemFailures && req.method === 'POST' && req.path === '/oid4vci/v1/token')
-      res.on('finish', () => res.statusCode < 400 && void redeemFailures.refund(key));
+    // A token request counts as a failed redemption until it is known not to be one: counted first,
+    // so that a burst of guesses sent at once is bounded too, and given back unless the grant marked
+    // a wrong code or tx_code (a DPoP nonce round trip, another grant type or a success costs nothing).
+    if (redeemFailures && req.method === 'POST' && TOKEN_ENDPOINTS.includes(req.path))
+      res.on('finish', () => !res.locals.failedRedemption && void redeemFailures.refund(key));
     return true;
   });
 

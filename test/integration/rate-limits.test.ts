@@ -106,12 +106,17 @@ describe('per client address', () => {
 });
 
 describe('tx_code guesses', () => {
-  const redeem = async (address: string, location: string, txCode: string) => {
+  const redeem = async (
+    address: string,
+    location: string,
+    txCode: string,
+    endpoint = '/oid4vci/v1/token',
+  ) => {
     const offer = (await (await fetch(location)).json()) as {
       grants: Record<string, { 'pre-authorized_code': string }>;
     };
     const code = Object.values(offer.grants)[0]?.['pre-authorized_code'] ?? '';
-    return fetch(`${f.t.baseUrl}/oid4vci/v1/token`, {
+    return fetch(`${f.t.baseUrl}${endpoint}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': address },
       body: new URLSearchParams({
@@ -131,14 +136,27 @@ describe('tx_code guesses', () => {
     );
     const [a, b, c] = offers as [(typeof offers)[0], (typeof offers)[0], (typeof offers)[0]];
     const guesser = newAddress();
-    for (const [offer, status] of [
-      [a, 400],
-      [a, 400],
-      [b, 400],
-      [c, 200], // the right code: given back
-      [b, 400],
+    // Guesses at either token endpoint (both take the pre-authorized code) count against one budget;
+    // a request that is no guess (here: no code at all) costs nothing.
+    const malformed = await fetch(`${f.t.baseUrl}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': guesser },
+      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code' }),
+    });
+    expect(malformed.status).toBe(400);
+    for (const [offer, status, endpoint] of [
+      [a, 400, '/oid4vci/v1/token'],
+      [a, 400, '/oauth2/token'],
+      [b, 400, '/oid4vci/v1/token'],
+      [c, 200, '/oauth2/token'], // the right code: given back
+      [b, 400, '/oauth2/token'],
     ] as const) {
-      const res = await redeem(guesser, offer.location, offer === c ? offer.txCode : wrong(offer.txCode));
+      const res = await redeem(
+        guesser,
+        offer.location,
+        offer === c ? offer.txCode : wrong(offer.txCode),
+        endpoint,
+      );
       expect(res.status).toBe(status);
     }
     const refused = await redeem(guesser, b.location, b.txCode);
