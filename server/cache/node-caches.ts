@@ -52,6 +52,11 @@ const pendingByTransaction = new WeakMap<
   { node: NodeCaches; items: [string, string | undefined][] }
 >();
 
+/**
+ * Registered on a transaction's own event manager (MikroORM gives each transaction a copy) only when
+ * that transaction invalidates something: every subscriber is copied into every transaction, so one
+ * registered globally would cost all of them.
+ */
 class ApplyAfterCommit implements EventSubscriber {
   afterTransactionCommit(args: TransactionEventArgs): void {
     const pending = args.transaction ? pendingByTransaction.get(args.transaction) : undefined;
@@ -65,13 +70,14 @@ class ApplyAfterCommit implements EventSubscriber {
   }
 }
 
+const applyAfterCommit = new ApplyAfterCommit();
+
 /** Gives the ORM's node its caches. Without this (scripts, unit tests) nothing is cached. */
 export function attachNodeCaches(orm: Orm): NodeCaches {
   const existing = nodes.get(orm.config);
   if (existing) return existing;
   const node = new NodeCaches();
   nodes.set(orm.config, node);
-  orm.em.getEventManager().registerSubscriber(new ApplyAfterCommit());
   return node;
 }
 
@@ -112,4 +118,5 @@ export async function invalidate(em: EntityManager, topic: string, key?: string)
   const pending = pendingByTransaction.get(tx) ?? { node, items: [] };
   pending.items.push([topic, key]);
   pendingByTransaction.set(tx, pending);
+  em.getEventManager().registerSubscriber(applyAfterCommit);
 }

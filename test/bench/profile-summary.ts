@@ -74,9 +74,20 @@ export function summarize(profile: CpuProfile, top = 25) {
   const byFunction = new Map<string, number>();
   const byComponent = new Map<string, number>();
   let busy = 0;
+  // The profiler's own start and stop (window-profiler.ts, node:inspector) is not the service's work.
+  const profilerOwn = new Map<number, boolean>();
+  const isProfilerOwn = (id: number): boolean => {
+    const known = profilerOwn.get(id);
+    if (known !== undefined) return known;
+    const url = (nodes.get(id) as ProfileNode).callFrame.url;
+    const up = parent.get(id);
+    const own = /node:inspector|window-profiler/.test(url) || (up !== undefined && isProfilerOwn(up));
+    profilerOwn.set(id, own);
+    return own;
+  };
   for (const [id, us] of selfUs) {
     const frame = (nodes.get(id) as ProfileNode).callFrame;
-    if (frame.functionName === '(idle)') continue;
+    if (frame.functionName === '(idle)' || isProfilerOwn(id)) continue;
     busy += us;
     const where = frame.url
       ? `${frame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(server|workers|contract)\//, '$1/')}:${frame.lineNumber + 1}`
