@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OfferLifetime, PreAuthorizedCodeLifetime } from '../issuance/offer-lifetimes.js';
+import { PresentationUriScheme } from '../verification/authorization-request.js';
 import { MailSender, TenantBranding } from './tenant-branding.js';
 
 export const TenantId = z
@@ -44,6 +45,9 @@ export const TenantUpdateRequest = z
       .describe('Seconds a pre-authorized code is good once a wallet fetched the offer; null: 600'),
     branding: TenantBranding.nullable().optional().describe('Replaces the whole branding; null: none'),
     mail_from: MailSender.nullable().optional(),
+    presentation_uri_scheme: PresentationUriScheme.nullable()
+      .optional()
+      .describe('Scheme of the tenant’s presentation request links unless a request says; null: openid4vp'),
   })
   .strict()
   // An update that names nothing to change is a client's mistake (or a body that did not parse as
@@ -64,6 +68,9 @@ export const Tenant = z.object({
     .describe('Seconds a fetched pre-authorized code is good; null: 600'),
   branding: TenantBranding.nullable(),
   mail_from: z.string().nullable().describe("Sender of the tenant's mail; null: the service's MAIL_FROM"),
+  presentation_uri_scheme: PresentationUriScheme.nullable().describe(
+    'Scheme of presentation request links (HAIP 1.0 haip-vp or openid4vp); null: openid4vp',
+  ),
   scim_url: z.string().url(),
   created_at: z.string().datetime(),
   updated_at: z.string().datetime(),

@@ -9,6 +9,13 @@ export const ClientIdPrefix = z.enum(['x509_hash', 'x509_san_dns']);
 export type ClientIdPrefix = z.infer<typeof ClientIdPrefix>;
 
 /**
+ * Scheme of the request link a wallet opens: `openid4vp` (OID4VP 1.0) or `haip-vp` (HAIP 1.0
+ * section on redirects), with the same `client_id` and `request_uri` parameters.
+ */
+export const PresentationUriScheme = z.enum(['openid4vp', 'haip-vp']);
+export type PresentationUriScheme = z.infer<typeof PresentationUriScheme>;
+
+/**
  * What the integrator asks a wallet to present: a credential configuration of this service (the
  * verifier builds the DCQL query) or a full DCQL query; where to send the user afterwards; how the
  * wallet answers (encrypted by default); how long the session lives.
@@ -43,6 +50,9 @@ export const AuthorizationRequestCreate = z
     client_id_prefix: ClientIdPrefix.optional().describe(
       'Client identifier prefix of the request (OID4VP 5.9.3): x509_hash (default) or x509_san_dns, naming the verifier host',
     ),
+    uri_scheme: PresentationUriScheme.optional().describe(
+      'Scheme of authorization_request_uri: openid4vp or haip-vp; default: the tenant’s presentation_uri_scheme, else openid4vp',
+    ),
   })
   .strict()
   .refine((r) => Boolean(r.credential_configuration_id) !== Boolean(r.dcql_query), {
@@ -56,8 +66,21 @@ export const AuthorizationRequestCreated = z.object({
   expires_in: z.number().int(),
   authorization_request_uri: z
     .string()
-    .describe('openid4vp://?client_id=…&request_uri=…: the link or QR content real wallets open'),
-  qr_code: z.string().describe('The authorization_request_uri as an SVG QR code (data: URI)'),
+    .describe(
+      'openid4vp:// (or haip-vp://) ?client_id=…&request_uri=…: the link a wallet on the same device opens; with a redirect_uri, the wallet is sent there with a response_code',
+    ),
+  cross_device_uri: z
+    .string()
+    .describe(
+      'The same request for a wallet on another device (the QR code): its answer is never redirected, learn the result by polling or SSE',
+    ),
+  qr_code: z.string().describe('cross_device_uri as an SVG QR code (data: URI)'),
+  session_binding: z
+    .string()
+    .optional()
+    .describe(
+      'With a redirect_uri: keep it in the browser session that started the request; the response_code the redirect brings is redeemed at /oauth2/token only together with it (HAIP 1.0 same-device flow)',
+    ),
 });
 
 /** Which trust path accepted the issuer of the presented credential. */

@@ -9,6 +9,15 @@ export const AuthorizationResponseResult = z.object({
   redirect_uri: z.string().url().optional().describe('Where the wallet sends the user next'),
 });
 
+/**
+ * Which way the wallet was invoked: `same-device` for the link a browser opened on the wallet's
+ * device (the answer redirects back there with a response_code); absent for the QR code scanned from
+ * another device (never redirected). Set by the verifier in the request_uri and response_uri.
+ */
+export const PresentationFlow = z
+  .object({ flow: z.enum(['same-device']).optional() })
+  .describe('flow=same-device: the request link of the same-device flow (HAIP 1.0 redirects)');
+
 /** The wallet-facing OpenID4VP 1.0 interface: request object by reference and the response endpoint. */
 export const oid4vpContract = c.router(
   {
@@ -16,6 +25,7 @@ export const oid4vpContract = c.router(
       method: 'GET',
       path: '/oid4vp/auth-request/:id',
       pathParams: z.object({ id: z.string() }),
+      query: PresentationFlow,
       responses: {
         200: c.otherResponse({ contentType: 'application/oauth-authz-req+jwt', body: z.string() }),
         404: OAuthErrorResponse,
@@ -26,6 +36,7 @@ export const oid4vpContract = c.router(
       method: 'POST',
       path: '/oid4vp/auth-response',
       contentType: 'application/x-www-form-urlencoded',
+      query: PresentationFlow,
       body: z
         .object({
           vp_token: z.string().optional(),

@@ -3,24 +3,28 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
 import { canonicalJson } from '../audit/canonical-json.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
-import { PresentationError, verifyVpToken } from './verification/index.js';
 import { type PresentationSession, statusOf } from '../verification/presentation-session.entity.js';
-import { type AuthorizationResponseForm, readAuthorizationResponse } from './read-authorization-response.js';
 import { type Outcome, recordOutcome, sha256 } from '../verification/record-presentation-outcome.js';
 import { trustAnchorCertificates } from '../verification/trust-anchors.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
+import { type AuthorizationResponseForm, readAuthorizationResponse } from './read-authorization-response.js';
+import { PresentationError, verifyVpToken } from './verification/index.js';
 
 /**
  * The response endpoint's work. Responses that cannot belong to a live session (garbage, unknown
  * state, a finished or expired session, a vp_token seen before) are refused and change nothing. A
  * well-formed response is verified once: the session becomes verified or failed for good, with the
- * claims or a reason, and watchers are told. A verified session with a redirect_uri gets a fresh
- * single-use code. A wallet that declines (OID4VP section 8.5) fails the session with its error.
+ * claims or a reason, and watchers are told. A verified session with a redirect_uri answered through
+ * the same-device link gets a fresh single-use response_code in the redirect (OID4VP 1.0 section
+ * 8.2, HAIP 1.0 redirects); an answer from another device (the QR code) is never redirected, since
+ * the browser that started the request is not there. A wallet that declines (OID4VP section 8.5)
+ * fails the session with its error.
  */
 export async function completePresentation(
   em: EntityManager,
   s: VerifierServices,
   form: AuthorizationResponseForm,
+  sameDevice = false,
 ) {
   const { session, ephemeral, vpToken, encrypted, walletError } = await readAuthorizationResponse(
     em,
@@ -47,14 +51,15 @@ export async function completePresentation(
   if (seen.length) throw invalidRequest('this vp_token was presented before');
 
   const outcome = await verify(em, s, session, vpToken);
-  const code = 'claims' in outcome && session.redirectUri ? randomBytes(32).toString('base64url') : undefined;
+  const redirects = sameDevice && session.redirectUri !== null;
+  const code = 'claims' in outcome && redirects ? randomBytes(32).toString('base64url') : undefined;
   const final = await recordOutcome(em, s, { session, ephemeral, outcome, tokenHash, code });
   await s.events.publish({ session_id: final.id, status: final.status }).catch(() => undefined);
   if ('reason' in outcome)
     throw invalidRequest(`presentation rejected (${outcome.reason}): ${outcome.message}`);
   if (!code || !final.redirectUri) return {};
   const target = new URL(final.redirectUri);
-  target.searchParams.set('code', code);
+  target.searchParams.set('response_code', code);
   target.searchParams.set('state', final.id);
   return { redirect_uri: target.toString() };
 }

@@ -4,11 +4,11 @@ import { oid4vpContract } from '../../contract/verification/oid4vp-contract.js';
 import { formBody } from '../http/body-parsers.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
 import { oauthValidationError } from '../oid4vci/oauth-validation-error.js';
-import { completePresentation } from './complete-presentation.js';
 import { findSession } from '../verification/ephemeral-sessions.js';
 import { statusOf } from '../verification/presentation-session.entity.js';
 import { signRequestObject } from '../verification/request-object.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
+import { completePresentation } from './complete-presentation.js';
 
 const s = initServer();
 
@@ -16,7 +16,7 @@ const s = initServer();
 export function mountOid4vp(app: Express, services: VerifierServices): void {
   app.use('/oid4vp/auth-response', formBody('2mb'));
   const router = s.router(oid4vpContract, {
-    requestObject: async ({ params, req, res }) => {
+    requestObject: async ({ params, query, req, res }) => {
       res.setHeader('Cache-Control', 'no-store');
       const session = (await findSession(req.em, services.ephemeral, { id: params.id }))?.session;
       if (!session || statusOf(session) !== 'pending') {
@@ -28,13 +28,16 @@ export function mountOid4vp(app: Express, services: VerifierServices): void {
           },
         };
       }
-      return { status: 200, body: await signRequestObject(services, session) };
+      return { status: 200, body: await signRequestObject(services, session, query.flow === 'same-device') };
     },
-    authorizationResponse: async ({ body, req, res }) => {
+    authorizationResponse: async ({ body, query, req, res }) => {
       res.setHeader('Cache-Control', 'no-store');
       if (!req.is('application/x-www-form-urlencoded'))
         throw invalidRequest('the response must be application/x-www-form-urlencoded');
-      return { status: 200, body: await completePresentation(req.em, services, body) };
+      return {
+        status: 200,
+        body: await completePresentation(req.em, services, body, query.flow === 'same-device'),
+      };
     },
   });
   createExpressEndpoints(oid4vpContract, router, app, {

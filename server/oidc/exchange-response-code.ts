@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Signer } from '../keys/signer.js';
-import { invalidGrant } from '../oid4vci/oauth-error.js';
+import { invalidGrant, invalidRequest } from '../oid4vci/oauth-error.js';
 import { subjectOf } from './mapped-claims.js';
 
 export const ID_TOKEN_TTL_SECONDS = 300;
@@ -12,10 +12,15 @@ interface Redeemed {
   result: { claims?: Record<string, unknown>; credential_type?: string | null } | null;
 }
 
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
+
 /**
- * Exchanges a code from the OID4VP redirect for an ID token with the verified claims. The code is
- * cleared by the same statement that reads it, so it works once; it must belong to the client's
- * tenant and be fresh.
+ * Exchanges a response_code from the OID4VP same-device redirect for an ID token with the verified
+ * claims. It must belong to the client's tenant, be fresh, and come with the session_binding the
+ * integrator got when it created the session: the proof that the redirect arrived in the browser
+ * session that started the request (HAIP 1.0), so a code carried to another browser is useless.
+ * The code is cleared only when all of that holds, in the transaction that reads it, so it works
+ * once; a wrong binding changes nothing.
  */
 export async function exchangeResponseCode(
   em: EntityManager,
@@ -23,15 +28,26 @@ export async function exchangeResponseCode(
   verifierUrl: string,
   clientId: string,
   code: string,
+  binding: unknown,
 ) {
-  const hash = createHash('sha256').update(code).digest('hex');
-  const [session] = await em.execute<Redeemed[]>(
-    `update presentation_session set response_code_hash = null
-     where response_code_hash = ? and tenant_id = ? and response_code_expires_at > now() and status = 'verified'
-     returning id, tenant_id, result`,
-    [hash, clientId],
-  );
-  if (!session) throw invalidGrant('the code is unknown, used, expired or not for this client');
+  if (typeof binding !== 'string' || !binding)
+    throw invalidRequest('session_binding is required: the secret returned when the session was created');
+  const hash = sha256(code).toString('hex');
+  const session = await em.transactional(async (tx) => {
+    const [row] = await tx.execute<(Redeemed & { session_binding_hash: string | null })[]>(
+      `select id, tenant_id, result, session_binding_hash from presentation_session
+       where response_code_hash = ? and tenant_id = ? and response_code_expires_at > now() and status = 'verified'
+       for update`,
+      [hash, clientId],
+    );
+    if (!row) throw invalidGrant('the code is unknown, used, expired or not for this client');
+    const expected = Buffer.from(row.session_binding_hash ?? '', 'hex');
+    const given = sha256(binding);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given))
+      throw invalidGrant('the code was not issued to this session (session_binding does not match)');
+    await tx.execute('update presentation_session set response_code_hash = null where id = ?', [row.id]);
+    return row;
+  });
   const claims = session.result?.claims ?? {};
   const now = Math.floor(Date.now() / 1000);
   const base = {

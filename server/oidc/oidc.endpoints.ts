@@ -79,6 +79,7 @@ export function mountOidc(
             ctx.config.verifierUrl,
             caller.tenantId,
             req.body.code,
+            req.body.session_binding,
           ),
         );
       } catch (e) {

@@ -23,6 +23,7 @@ export interface TenantChanges {
   mailFrom?: string | null | undefined;
   offerTtlSeconds?: number | null | undefined;
   preAuthorizedCodeTtlSeconds?: number | null | undefined;
+  presentationUriScheme?: 'openid4vp' | 'haip-vp' | null | undefined;
 }
 
 /** Creates the tenant with one integrator and one SCIM token, and records it, all or nothing. */
@@ -37,6 +38,7 @@ export async function createTenant(em: EntityManager, input: TenantInput, actor:
         mailFrom: null,
         offerTtlSeconds: null,
         preAuthorizedCodeTtlSeconds: null,
+        presentationUriScheme: null,
       });
       await tx.flush();
       const integrator = await addToken(tx, input.id, 'integrator', null, actor);

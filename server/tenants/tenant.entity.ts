@@ -24,6 +24,8 @@ export const Tenant = defineEntity({
     offerTtlSeconds: p.integer().nullable(),
     /** Seconds a fetched pre-authorized code is good; null: DEFAULT_PRE_AUTHORIZED_CODE_SECONDS. */
     preAuthorizedCodeTtlSeconds: p.integer().nullable(),
+    /** Scheme of the tenant's presentation request links (HAIP 1.0 `haip-vp`); null: `openid4vp`. */
+    presentationUriScheme: p.enum(['openid4vp', 'haip-vp'] as const).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

@@ -13,6 +13,7 @@ export const tenantView = (t: Tenant, publicUrl: string) => ({
   mail_from: t.mailFrom ?? null,
   offer_expires_in: t.offerTtlSeconds ?? null,
   pre_authorized_code_expires_in: t.preAuthorizedCodeTtlSeconds ?? null,
+  presentation_uri_scheme: t.presentationUriScheme ?? null,
   scim_url: scimUrlOf(publicUrl, t.id),
   created_at: t.createdAt.toISOString(),
   updated_at: t.updatedAt.toISOString(),

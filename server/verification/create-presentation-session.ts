@@ -2,14 +2,19 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import QRCode from 'qrcode';
 import { DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
-import type { ClientIdPrefix } from '../../contract/verification/authorization-request.js';
+import type {
+  ClientIdPrefix,
+  PresentationUriScheme,
+} from '../../contract/verification/authorization-request.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { vctOf } from '../credential-configurations/credential-configuration.entity.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { validationError } from '../domain-errors.js';
 import { fieldErrors } from '../http/zod-errors.js';
+import { cachedTenant } from '../tenants/tenant-cache.js';
 import { buildDcqlForVct } from './build-dcql.js';
 import { PresentationSession } from './presentation-session.entity.js';
+import { sha256 } from './record-presentation-outcome.js';
 import { restrictToTrustAnchors } from './trust-anchors.js';
 import type { VerifierServices } from './verifier-services.js';
 
@@ -21,16 +26,20 @@ export interface SessionRequest {
   expires_in?: number | undefined;
   client_id_prefix?: ClientIdPrefix | undefined;
   restrict_to_trust_anchors?: boolean | undefined;
+  uri_scheme?: PresentationUriScheme | undefined;
 }
 
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
 
-export const requestObjectUrl = (verifierUrl: string, sessionId: string) =>
-  `${verifierUrl}/oid4vp/auth-request/${sessionId}`;
+export const requestObjectUrl = (verifierUrl: string, sessionId: string, sameDevice = false) =>
+  `${verifierUrl}/oid4vp/auth-request/${sessionId}${sameDevice ? '?flow=same-device' : ''}`;
 
 /**
  * Starts a presentation session: the DCQL query (from a configuration's type and claims, or as
- * given), a 256-bit nonce and state, and for direct_post.jwt a key of its own to encrypt to.
+ * given), a 256-bit nonce and state, and for direct_post.jwt a key of its own to encrypt to. A
+ * session with a redirect_uri also gets a binding secret (returned once, kept hashed): the
+ * same-device link's answer redirects there with a response_code that is redeemed only with it.
+ * The QR code is the cross-device link, whose answer never redirects.
  */
 export async function createPresentationSession(
   em: EntityManager,
@@ -67,6 +76,7 @@ export async function createPresentationSession(
   const expiresIn = req.expires_in ?? s.config.VERIFIER_SESSION_SECONDS;
   const id = random(16);
   const encrypted = req.response_mode === 'direct_post.jwt';
+  const sessionBinding = req.redirect_uri ? random(32) : undefined;
   const encKid = encrypted ? random(12) : null;
   let sealed: string | null = null;
   let publicJwk: Record<string, string> | null = null;
@@ -103,6 +113,7 @@ export async function createPresentationSession(
     failureReason: null,
     responseCodeHash: null,
     responseCodeExpiresAt: null,
+    sessionBindingHash: sessionBinding ? sha256(sessionBinding) : null,
     createdAt: now,
     expiresAt: new Date(now.getTime() + expiresIn * 1000),
     completedAt: null,
@@ -123,8 +134,12 @@ export async function createPresentationSession(
       return row;
     });
   const { clientId } = await s.identity(fields.clientIdPrefix);
-  const authorizationRequestUri = `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestObjectUrl(s.config.verifierUrl, id))}`;
-  const svg = await QRCode.toString(authorizationRequestUri, {
+  const scheme = req.uri_scheme ?? (await cachedTenant(em, tenantId))?.presentationUriScheme ?? 'openid4vp';
+  const link = (sameDevice: boolean) =>
+    `${scheme}://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestObjectUrl(s.config.verifierUrl, id, sameDevice))}`;
+  const authorizationRequestUri = link(Boolean(req.redirect_uri));
+  const crossDeviceUri = link(false);
+  const svg = await QRCode.toString(crossDeviceUri, {
     type: 'svg',
     errorCorrectionLevel: 'M',
     margin: 2,
@@ -133,6 +148,8 @@ export async function createPresentationSession(
     session,
     expiresIn,
     authorizationRequestUri,
+    crossDeviceUri,
+    sessionBinding,
     qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
   };
 }

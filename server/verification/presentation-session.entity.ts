@@ -30,6 +30,11 @@ export const PresentationSession = defineEntity({
     failureReason: p.string().nullable(),
     responseCodeHash: p.string().nullable(),
     responseCodeExpiresAt: p.datetime().nullable(),
+    /**
+     * SHA-256 of the secret the integrator got with a same-device session (one with a redirect_uri):
+     * its response code is redeemed only together with that secret (HAIP 1.0, redirects).
+     */
+    sessionBindingHash: p.string().nullable(),
     createdAt: p.datetime(),
     expiresAt: p.datetime(),
     completedAt: p.datetime().nullable(),

@@ -1,7 +1,9 @@
 import type { PresentationSession } from './presentation-session.entity.js';
 import type { VerifierServices } from './verifier-services.js';
 
-export const responseUri = (verifierUrl: string) => `${verifierUrl}/oid4vp/auth-response`;
+/** Where the wallet posts; the same-device variant is answered with the redirect (HAIP 1.0). */
+export const responseUri = (verifierUrl: string, sameDevice = false) =>
+  `${verifierUrl}/oid4vp/auth-response${sameDevice ? '?flow=same-device' : ''}`;
 
 /** The formats and algorithms this verifier accepts (OID4VP 1.0 appendix B). */
 export const VP_FORMATS_SUPPORTED = {
@@ -13,9 +15,14 @@ export const VP_FORMATS_SUPPORTED = {
  * The signed Request Object of a session (OID4VP 1.0 section 5, JAR): `typ oauth-authz-req+jwt`,
  * the verifier's certificate chain in `x5c` (trust anchor left out) behind the session's `x509_hash`
  * or `x509_san_dns` client identifier (OID4VP section 5.9.3), and for
- * direct_post.jwt the session's own ECDH-ES key in `client_metadata.jwks`.
+ * direct_post.jwt the session's own ECDH-ES key in `client_metadata.jwks`. Fetched through the
+ * same-device link of a session with a redirect_uri, its response_uri asks for the redirect.
  */
-export async function signRequestObject(s: VerifierServices, session: PresentationSession): Promise<string> {
+export async function signRequestObject(
+  s: VerifierServices,
+  session: PresentationSession,
+  sameDevice = false,
+): Promise<string> {
   const { clientId, x5c } = await s.identity(session.clientIdPrefix);
   const now = Math.floor(Date.now() / 1000);
   const encrypted = session.responseMode === 'direct_post.jwt' && session.encPublicJwk;
@@ -28,7 +35,7 @@ export async function signRequestObject(s: VerifierServices, session: Presentati
       client_id: clientId,
       response_type: 'vp_token',
       response_mode: session.responseMode,
-      response_uri: responseUri(s.config.verifierUrl),
+      response_uri: responseUri(s.config.verifierUrl, sameDevice && Boolean(session.redirectUri)),
       nonce: session.nonce,
       state: session.state,
       dcql_query: session.dcqlQuery,

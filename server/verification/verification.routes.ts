@@ -29,7 +29,9 @@ export function verificationRoutes(services: VerifierServices) {
               request_uri: `openid-vp://verifier/request/${created.session.id}`,
               expires_in: created.expiresIn,
               authorization_request_uri: created.authorizationRequestUri,
+              cross_device_uri: created.crossDeviceUri,
               qr_code: created.qrCode,
+              ...(created.sessionBinding ? { session_binding: created.sessionBinding } : {}),
             },
           };
         });

@@ -102,9 +102,13 @@ describe('a successful presentation', () => {
           'content-type': 'application/x-www-form-urlencoded',
           authorization: `Basic ${Buffer.from(`${tenant.id}:${tenant.integrator_token}`).toString('base64')}`,
         },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code }),
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          session_binding: s.session_binding ?? '',
+        }),
       });
-    const code = redirect.searchParams.get('code') ?? '';
+    const code = redirect.searchParams.get('response_code') ?? '';
     const exchanged = await token(code);
     expect(exchanged.status).toBe(200);
     const { id_token } = (await exchanged.json()) as { id_token: string };

@@ -16,6 +16,7 @@ import { Migration20261123000700_x509_chains } from './Migration20261123000700_x
 import { Migration20261123000800_webhooks_idempotency } from './Migration20261123000800_webhooks_idempotency.js';
 import { Migration20261123000900_trust_anchors } from './Migration20261123000900_trust_anchors.js';
 import { Migration20261123001000_dpop } from './Migration20261123001000_dpop.js';
+import { Migration20261123001100_same_device } from './Migration20261123001100_same_device.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const migrations: MigrationObject[] = [
   },
   { name: 'Migration20261123000900_trust_anchors', class: Migration20261123000900_trust_anchors },
   { name: 'Migration20261123001000_dpop', class: Migration20261123001000_dpop },
+  { name: 'Migration20261123001100_same_device', class: Migration20261123001100_same_device },
 ];
