@@ -6,7 +6,7 @@ import { AuthorizationError, readAuthorizationRequest, redirectTo } from './auth
 import { issueAuthorizationCode } from './issue-authorization-code.js';
 import { renderErrorPage, renderLoginPage } from './login-page.js';
 import { LOGIN_SCRIPT } from './login-script.js';
-import { startLogin } from './start-login.js';
+import { COMPLETE_PATH, startLogin } from './start-login.js';
 
 export const LOGIN_SCRIPT_PATH = '/oauth2/login.js';
 const COOKIE_PATH = '/oauth2/authorize';
@@ -68,6 +68,7 @@ export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
             expiresAt: new Date(Date.now() + login.expiresIn * 1000),
             qrCode: login.qrCode,
             authorizationRequestUri: login.authorizationRequestUri,
+            crossDeviceUri: login.crossDeviceUri,
             eventsUrl: `/api/login/events?state=${session}`,
             completeUrl: `/oauth2/authorize/complete?session=${session}`,
             scriptUrl: LOGIN_SCRIPT_PATH,
@@ -81,10 +82,13 @@ export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
   );
 
   app.get(
-    '/oauth2/authorize/complete',
+    COMPLETE_PATH,
     asyncHandler(async (req, res) => {
       res.setHeader('Cache-Control', 'no-store');
-      const sessionId = typeof req.query.session === 'string' ? req.query.session : '';
+      // The page links here with `session`; the wallet's same-device redirect with `state` and
+      // `response_code` (OID4VP 1.0 section 8.2).
+      const { session, state, response_code: responseCode } = req.query;
+      const sessionId = typeof session === 'string' ? session : typeof state === 'string' ? state : '';
       try {
         const name = cookieName(sessionId);
         const outcome = await issueAuthorizationCode(
@@ -92,6 +96,7 @@ export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
           ctx.verifier.ephemeral,
           sessionId,
           readCookie(req, name),
+          typeof responseCode === 'string' ? responseCode : undefined,
         );
         res.clearCookie(name, { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure });
         res.redirect(303, redirectTo(outcome.redirectUri, outcome.params, issuer));

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { secretMatches } from '../tenants/token-secret.js';
@@ -26,6 +26,8 @@ export async function issueAuthorizationCode(
   ephemeral: EphemeralSessions,
   sessionId: string,
   browserSecret: string | undefined,
+  /** From the wallet's same-device redirect (OID4VP 1.0 section 8.2). */
+  responseCode?: string,
 ): Promise<{ redirectUri: string; params: Record<string, string | undefined> }> {
   const pending = sessionId ? await readPendingSignIn(ephemeral.store, sessionId) : undefined;
   const session = pending ? (await findSession(em, ephemeral, { id: sessionId }))?.session : undefined;
@@ -49,6 +51,7 @@ export async function issueAuthorizationCode(
     };
   }
 
+  checkResponseCode(session, responseCode);
   const code = randomBytes(32).toString('base64url');
   const claimed = await em
     .transactional(async (tx) => {
@@ -88,4 +91,34 @@ export async function issueAuthorizationCode(
     });
   if (!claimed) throw alreadyComplete();
   return { redirectUri: pending.redirectUri, params: { code, state } };
+}
+
+/**
+ * HAIP 1.0 same-device flow: a wallet that answered through the page's same-device link got a
+ * response_code in its redirect back to this browser; the sign-in then completes only with it (and
+ * the cookie), so a presentation made for a relayed link cannot be completed by the browser that
+ * relayed it. An answer from another device (the QR code) got no code and completes with the cookie.
+ */
+function checkResponseCode(
+  session: { responseCodeHash?: string | null; responseCodeExpiresAt?: Date | null },
+  responseCode: string | undefined,
+) {
+  if (!session.responseCodeHash) {
+    if (responseCode !== undefined)
+      throw new AuthorizationError('invalid_request', 'no response_code was issued for this sign-in');
+    return;
+  }
+  if (!responseCode)
+    throw new AuthorizationError(
+      'invalid_request',
+      'your wallet answered on this device: continue with the page it opened (it carries a response_code)',
+    );
+  const expected = Buffer.from(session.responseCodeHash, 'hex');
+  const given = createHash('sha256').update(responseCode).digest();
+  const fresh = session.responseCodeExpiresAt && new Date(session.responseCodeExpiresAt) > new Date();
+  if (expected.length !== given.length || !timingSafeEqual(expected, given) || !fresh)
+    throw new AuthorizationError(
+      'invalid_request',
+      'the response_code is not this sign-in’s, or has expired',
+    );
 }

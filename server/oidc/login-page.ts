@@ -50,6 +50,8 @@ export interface LoginPageInput {
   expiresAt: Date;
   qrCode: string;
   authorizationRequestUri: string;
+  /** What the QR code holds (the cross-device request), also as its data-uri. */
+  crossDeviceUri: string;
   eventsUrl: string;
   completeUrl: string;
   scriptUrl: string;
@@ -66,7 +68,7 @@ export function renderLoginPage(p: LoginPageInput): string {
     `<main id="login" data-state="pending" data-session="${e(p.sessionId)}" data-events="${e(p.eventsUrl)}" data-complete="${e(p.completeUrl)}">
 <h1>Sign in to ${e(p.clientName)}</h1>
 <p>Scan the code with your wallet and present your ${e(p.tenant.credentialName)}.</p>
-<img id="qr" src="${e(p.qrCode)}" alt="QR code of the presentation request">
+<img id="qr" src="${e(p.qrCode)}" data-uri="${e(p.crossDeviceUri)}" alt="QR code of the presentation request">
 <p><a id="same-device" class="button" href="${e(p.authorizationRequestUri)}">Open my wallet on this device</a></p>
 <p id="status" role="status" aria-live="polite">Waiting for your wallet…</p>
 <p id="return" hidden><a href="${e(p.completeUrl)}">Return to ${e(p.clientName)}</a></p>

@@ -17,11 +17,17 @@ export const LOGIN_SCRIPT = `'use strict';
     main.setAttribute('data-state', state);
     status.textContent = text;
   }
+  // A wallet opened through the same-device link brings the browser back itself, with the
+  // response_code the sign-in needs; this page then only says so.
+  var sameDevice = false;
+  var link = document.getElementById('same-device');
+  if (link) link.addEventListener('click', function () { sameDevice = true; });
   var events = new EventSource(main.getAttribute('data-events'));
   events.addEventListener('status', function (e) {
     var s = JSON.parse(e.data).status;
     if (s === 'verified') {
       events.close();
+      if (sameDevice) return show('verified', 'Verified. Your wallet brings you back to sign in.');
       show('verified', 'Verified. Signing you in…');
       window.location.assign(main.getAttribute('data-complete'));
     } else if (s === 'failed') {

@@ -8,11 +8,16 @@ import type { VerifierServices } from '../verification/verifier-services.js';
 import { AuthorizationError, type ValidAuthorizationRequest } from './authorization-request.js';
 import { savePendingSignIn } from './pending-sign-in.js';
 
+export const COMPLETE_PATH = '/oauth2/authorize/complete';
+
 export interface StartedLogin {
   sessionId: string;
   expiresIn: number;
   qrCode: string;
+  /** The same-device link: the wallet's answer redirects to /oauth2/authorize/complete with a response_code. */
   authorizationRequestUri: string;
+  /** The QR code's content, for a wallet on another device: never redirected. */
+  crossDeviceUri: string;
   /** Goes into a cookie of the browser that started the login; only its hash is stored. */
   browserSecret: string;
 }
@@ -46,7 +51,13 @@ export async function startLogin(
       verifier,
       client.tenantId,
       `oidc:${client.id}`,
-      { credential_configuration_id: client.credentialConfigurationId, response_mode: 'direct_post.jwt' },
+      {
+        credential_configuration_id: client.credentialConfigurationId,
+        response_mode: 'direct_post.jwt',
+        // HAIP 1.0 same-device flow: the wallet sends the browser back here with a response_code,
+        // which completes the sign-in only together with this browser's login cookie.
+        redirect_uri: `${verifier.config.verifierUrl}${COMPLETE_PATH}`,
+      },
       'ephemeral',
     );
     const sessionId = created.session.id;
@@ -66,6 +77,7 @@ export async function startLogin(
       expiresIn: created.expiresIn,
       qrCode: created.qrCode,
       authorizationRequestUri: created.authorizationRequestUri,
+      crossDeviceUri: created.crossDeviceUri,
       browserSecret,
     };
   } catch (e) {

@@ -99,15 +99,18 @@ async function loginByFetch(clientId: string) {
   const res = await fetch(start.url, { redirect: 'manual' });
   const html = await res.text();
   const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  const link = /id="same-device"[^>]*href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
+  const sameDeviceLink = /id="same-device"[^>]*href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
+  // What the QR code holds: the request for a wallet on another device, whose answer is not redirected.
+  const link = /id="qr"[^>]*data-uri="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
   const sessionId = /data-session="([^"]+)"/.exec(html)?.[1] as string;
-  if (res.status !== 200 || !link) throw new Error(`authorize: ${res.status} ${html.slice(0, 300)}`);
+  if (res.status !== 200 || !link || !sameDeviceLink)
+    throw new Error(`authorize: ${res.status} ${html.slice(0, 300)}`);
   const complete = (withCookie = cookie) =>
     fetch(`${t.baseUrl}/oauth2/authorize/complete?session=${sessionId}`, {
       redirect: 'manual',
       headers: withCookie ? { cookie: withCookie } : {},
     });
-  return { ...start, link, sessionId, complete };
+  return { ...start, link, sameDeviceLink, cookie, sessionId, complete };
 }
 
 const codeOf = (res: Response) =>
@@ -168,8 +171,10 @@ describe('OpenID Connect login with a wallet', () => {
       await page.locator('#status').getByText('Waiting for your wallet').waitFor();
       const link = await page.locator('#same-device').getAttribute('href');
       expect(link).toMatch(/^openid4vp:\/\/\?client_id=x509_hash%3A/);
-
-      await wallet.present(link as string);
+      // The wallet scans the QR code (another device): the page follows the session over SSE.
+      const scanned = await page.locator('#qr').getAttribute('data-uri');
+      expect(scanned).not.toBe(link);
+      expect((await wallet.present(scanned as string)).redirectUri).toBeUndefined();
       await page.waitForURL((u) => u.toString().startsWith(`${rp.url}?`), { timeout: 15_000 });
       const landed = new URL(page.url());
       expect(landed.searchParams.get('state')).toBe(params.state);
@@ -266,6 +271,44 @@ describe('OpenID Connect login with a wallet', () => {
     expect(done.status).toBe(303);
     expect(codeOf(done)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await login.complete()).status).toBe(400);
+  });
+
+  it('same-device (HAIP 1.0): the wallet redirects with a response_code that completes only with the cookie', async () => {
+    const client = await registerClient();
+    const login = await loginByFetch(client.client_id);
+    const answered = await wallet.present(login.sameDeviceLink);
+    const back = new URL(answered.redirectUri ?? '');
+    expect(back.origin + back.pathname).toBe(`${t.baseUrl}/oauth2/authorize/complete`);
+    expect(back.searchParams.get('state')).toBe(login.sessionId);
+    const responseCode = back.searchParams.get('response_code') ?? '';
+    expect(responseCode).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const visit = (url: string, cookie?: string) =>
+      fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+    // Another browser (no cookie, or a forged one) follows the redirect: refused.
+    expect((await visit(back.toString())).status).toBe(400);
+    expect((await visit(back.toString(), `oidc_login_${login.sessionId}=forged`)).status).toBe(400);
+    // The starting browser without the wallet's redirect, or with another code: refused.
+    expect((await login.complete()).status).toBe(400);
+    const forged = new URL(back);
+    forged.searchParams.set('response_code', 'A'.repeat(43));
+    expect((await visit(forged.toString(), login.cookie)).status).toBe(400);
+    // The redirect in the browser that started: signed in, once.
+    const done = await visit(back.toString(), login.cookie);
+    expect(done.status).toBe(303);
+    expect(codeOf(done)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await visit(back.toString(), login.cookie)).status).toBe(400);
+  });
+
+  it("cross-device: the QR code's answer is not redirected and takes no response_code", async () => {
+    const client = await registerClient();
+    const login = await loginByFetch(client.client_id);
+    expect((await wallet.present(login.link)).redirectUri).toBeUndefined();
+    const withCode = await fetch(
+      `${t.baseUrl}/oauth2/authorize/complete?session=${login.sessionId}&response_code=${'A'.repeat(43)}`,
+      { redirect: 'manual', headers: { cookie: login.cookie } },
+    );
+    expect(withCode.status).toBe(400);
+    expect((await login.complete()).status).toBe(303);
   });
 
   it('authenticates private_key_jwt clients (RFC 7523) and burns a code on a wrong PKCE verifier', async () => {

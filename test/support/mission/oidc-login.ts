@@ -46,9 +46,13 @@ export async function oidcLogin(
   const link = /id="same-device"[^>]*href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? '';
   const completeUrl = /data-complete="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
   const sessionId = /data-session="([^"]+)"/.exec(html)?.[1];
-  await wallet.present(link, { allowHttp: true });
+  // The same-device link: the wallet sends the browser back with a response_code (HAIP 1.0).
+  const answered = await wallet.present(link, { allowHttp: true });
   const done = await fetch(
-    completeUrl ? new URL(completeUrl, baseUrl) : `${baseUrl}/oauth2/authorize/complete?session=${sessionId}`,
+    answered.redirectUri ??
+      (completeUrl
+        ? new URL(completeUrl, baseUrl)
+        : `${baseUrl}/oauth2/authorize/complete?session=${sessionId}`),
     { redirect: 'manual', headers: { cookie } },
   );
   const location = new URL(done.headers.get('location') ?? '', baseUrl);
