@@ -71,14 +71,19 @@ describe('npm start on embedded defaults', () => {
     const created = JSON.parse(
       (await cli('tenant', 'create', 'cli-co', '--name', 'CLI Co', '--delivery', 'email')).stdout,
     );
-    expect(created).toMatchObject({ id: 'cli-co', scim_url: `http://localhost:${port}/tenants/cli-co/scim/v2` });
+    expect(created).toMatchObject({
+      id: 'cli-co',
+      scim_url: `http://localhost:${port}/tenants/cli-co/scim/v2`,
+    });
     const me = await fetch(`http://127.0.0.1:${port}/api/v1/me`, {
       headers: { authorization: `Bearer ${created.integrator_token}` },
     });
     expect(await me.json()).toMatchObject({ tenant_id: 'cli-co' });
     const rotated = JSON.parse((await cli('tenant', 'rotate-token', 'cli-co', '--kind', 'scim')).stdout);
     expect(rotated.token).toMatch(/^cs_scim_/);
-    await expect(cli('tenant', 'create', 'cli-co', '--name', 'Again', '--delivery', 'email')).rejects.toMatchObject({
+    await expect(
+      cli('tenant', 'create', 'cli-co', '--name', 'Again', '--delivery', 'email'),
+    ).rejects.toMatchObject({
       code: 1,
     });
   }, 60_000);
@@ -109,7 +114,9 @@ describe('npm start on embedded defaults', () => {
     const after = await mission.auditVerified();
     expect(after.checked).toBeGreaterThan(before.checked);
     const tenants = JSON.parse((await cli('tenant', 'list')).stdout);
-    expect(tenants.items.map((x: { id: string }) => x.id).sort()).toEqual(['cli-co', mission.tenant.id].sort());
+    expect(tenants.items.map((x: { id: string }) => x.id).sort()).toEqual(
+      ['cli-co', mission.tenant.id].sort(),
+    );
   }, 120_000);
 
   it('drains and exits 0 on SIGTERM', async () => {

@@ -16,7 +16,7 @@ let port: number;
 let service: Spawned;
 
 /** The `sh` blocks of the README section that `heading` opens, up to the next `## ` heading. */
-export async function shellBlocks(heading: string): Promise<string[]> {
+async function shellBlocks(heading: string): Promise<string[]> {
   const readme = await fs.readFile(path.resolve('README.md'), 'utf8');
   const start = readme.indexOf(`\n${heading}\n`);
   if (start < 0) throw new Error(`README has no section ${heading}`);

@@ -90,7 +90,9 @@ describe('checkImportedChain', () => {
     const elsewhere = await ca.issueKey(keys.publicKey, {
       san: san(['other.example'], ['https://other.example']),
     });
-    await expect(check(pem(elsewhere, ca.intermediate))).rejects.toMatchObject({ message: /issuer\.example/ });
+    await expect(check(pem(elsewhere, ca.intermediate))).rejects.toMatchObject({
+      message: /issuer\.example/,
+    });
     const uriOnly = await ca.issueKey(keys.publicKey, { san: san([], ['https://verifier.example']) });
     await expect(check(pem(uriOnly, ca.intermediate), 'verifier')).rejects.toMatchObject({
       message: /x509_san_dns/,

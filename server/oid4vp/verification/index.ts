@@ -4,6 +4,7 @@
  */
 
 export type { DcqlQuery } from '../../../contract/oid4vp/dcql-query.js';
+export { certificatesFromPem, keyIdentifierOf, parseCertificate } from '../../keys/x509-certificate.js';
 export { buildDcqlForVct } from '../../verification/build-dcql.js';
 export { PresentationError, type PresentationErrorCode } from './presentation-error.js';
 export { jwtVcIssuerMetadataUrl, trustedIssuersFromMetadata } from './resolve-issuer-keys.js';
@@ -18,4 +19,3 @@ export type {
   VerifiedPresentation,
 } from './types.js';
 export { verifyVpToken } from './verify-vp-token.js';
-export { certificatesFromPem, keyIdentifierOf, parseCertificate } from '../../keys/x509-certificate.js';

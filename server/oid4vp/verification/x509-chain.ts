@@ -1,6 +1,6 @@
 import type { JWK } from 'jose';
-import { check, PresentationError, reject } from './presentation-error.js';
 import { type Certificate, hasKeyUsage, KeyUsage, parseCertificate } from '../../keys/x509-certificate.js';
+import { check, PresentationError, reject } from './presentation-error.js';
 
 /** Longer `x5c` chains are refused before any signature is checked. */
 const MAX_CHAIN = 10;

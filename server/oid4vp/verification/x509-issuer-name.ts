@@ -1,5 +1,5 @@
-import { check } from './presentation-error.js';
 import type { Certificate } from '../../keys/x509-certificate.js';
+import { check } from './presentation-error.js';
 
 /** The host of an `https:` issuer identifier, or of a DNS URI (RFC 4501 `dns:name`); else undefined. */
 function dnsNameOf(iss: string): string | undefined {

@@ -35,7 +35,12 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     bin.postgres,
     ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     // Its own process group: a Ctrl-C in the terminal reaches the service, which drains, then stops it.
-    { ...user, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
+    {
+      ...user,
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, LC_MESSAGES: 'C' },
+    },
   );
   const stopOnExit = () => child.kill('SIGINT');
   process.once('exit', stopOnExit);
@@ -81,10 +86,13 @@ function readyOrExit(child: ChildProcess, logger: Logger): Promise<void> {
     child.stderr?.on('data', (chunk: Buffer) => {
       const text = chunk.toString();
       log = (log + text).slice(-4000);
-      for (const line of text.split('\n').filter(Boolean)) logger.debug({ postgres: line }, 'embedded PostgreSQL');
+      for (const line of text.split('\n').filter(Boolean))
+        logger.debug({ postgres: line }, 'embedded PostgreSQL');
       if (text.includes('ready to accept connections')) resolve();
     });
-    child.once('exit', (code) => reject(new Error(`embedded PostgreSQL exited (${code}) at start: ${log.trim()}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`embedded PostgreSQL exited (${code}) at start: ${log.trim()}`)),
+    );
   });
 }
 

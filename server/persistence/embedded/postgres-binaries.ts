@@ -14,8 +14,7 @@ export interface PostgresBinaries {
 export async function postgresBinaries(): Promise<PostgresBinaries> {
   const target = `${os.platform()}-${os.arch()}`;
   const load = PACKAGES[target];
-  if (!load)
-    throw new Error(`no embedded PostgreSQL for ${target}: set DATABASE_URL to a PostgreSQL server`);
+  if (!load) throw new Error(`no embedded PostgreSQL for ${target}: set DATABASE_URL to a PostgreSQL server`);
   try {
     return await load();
   } catch {

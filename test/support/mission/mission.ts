@@ -74,7 +74,9 @@ export class Mission {
   async issueUi(wallet = this.wallet()) {
     const email = this.nextEmail();
     const offer = await this.offer('ui', email);
-    const txCode = /activation code is: (\d{6})/.exec(await this.mailbox.find(email, /activation code is/))?.[1];
+    const txCode = /activation code is: (\d{6})/.exec(
+      await this.mailbox.find(email, /activation code is/),
+    )?.[1];
     const [stored] = await wallet.receive(offer?.credential_offer_uri ?? '', { txCode: txCode ?? '' });
     return { wallet, stored: stored as StoredCredential, offerId: offer?.offer_id ?? '' };
   }
@@ -91,7 +93,9 @@ export class Mission {
     const pageUrl = /(https?:\/\/\S+\/oid4vci\/v1\/offer\/[\w-]+)/.exec(
       await this.mailbox.find(email, /\/oid4vci\/v1\/offer\//),
     )?.[1];
-    const txCode = /activation code is: (\d{6})/.exec(await this.mailbox.find(email, /activation code is/))?.[1];
+    const txCode = /activation code is: (\d{6})/.exec(
+      await this.mailbox.find(email, /activation code is/),
+    )?.[1];
     const page = await (await fetch(pageUrl ?? '')).text();
     const link = /href="(openid-credential-offer:[^"]+)"/.exec(page)?.[1]?.replaceAll('&amp;', '&');
     const [stored] = await wallet.receive(link ?? '', { txCode: txCode ?? '' });
@@ -131,7 +135,8 @@ export class Mission {
   /** Waits until the published, signed status list says the credential is revoked. */
   async seeRevoked(stored: StoredCredential) {
     const ref =
-      stored.statusReference ?? (stored.claims.status as { status_list: { idx: number; uri: string } }).status_list;
+      stored.statusReference ??
+      (stored.claims.status as { status_list: { idx: number; uri: string } }).status_list;
     const status = await until(
       () => fetchCredentialStatus(ref, stored.issuer, http),
       (s) => s.value === 1,
@@ -191,7 +196,9 @@ export class Mission {
   async auditVerified() {
     const verified = await until(
       async () => (await this.admin.verifyAuditChain({ params: { id: this.tenant.id } })).body,
-      (b) => (b as { valid?: boolean; unsealed?: number }).valid === true && !(b as { unsealed?: number }).unsealed,
+      (b) =>
+        (b as { valid?: boolean; unsealed?: number }).valid === true &&
+        !(b as { unsealed?: number }).unsealed,
       15_000,
     );
     expect(verified).toMatchObject({ valid: true });
