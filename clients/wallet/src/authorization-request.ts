@@ -33,8 +33,8 @@ export type AuthorizationRequestReference =
   | { clientId: string; request: string };
 
 /**
- * Reads an `openid4vp://?client_id=…&request_uri=…` link (any scheme: a wallet may be invoked through
- * its own https link too). Only signed requests are accepted, since the x509_hash prefix needs the
+ * Reads an `openid4vp://` or `haip-vp://` (HAIP 1.0) `?client_id=…&request_uri=…` link (any scheme:
+ * a wallet may be invoked through its own https link too). Only signed requests are accepted, since the x509_hash prefix needs the
  * signature (OID4VP §5.9.3): a link that carries the parameters themselves is refused.
  */
 export function parseAuthorizationRequestUri(uri: string): AuthorizationRequestReference {
