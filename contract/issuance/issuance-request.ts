@@ -4,6 +4,11 @@ import { OfferLifetime } from './offer-lifetimes.js';
 
 export const PRE_AUTHORIZED_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 
+/** OID4VCI 1.0 section 3.5: the holder signs in at the issuer's authorization endpoint. */
+export const AUTHORIZATION_CODE_GRANT = 'authorization_code';
+export const OFFER_GRANT_TYPES = [PRE_AUTHORIZED_CODE_GRANT, AUTHORIZATION_CODE_GRANT] as const;
+export type OfferGrantType = (typeof OFFER_GRANT_TYPES)[number];
+
 export const DELIVERY_MODES = ['ui', 'email', 'direct'] as const;
 export type DeliveryModeName = (typeof DELIVERY_MODES)[number];
 
@@ -40,7 +45,12 @@ export const IssuanceRequest = z
       .optional()
       .describe("One delivery mode or several, comma-separated; absent: the tenant's mode"),
     email: z.string().email().optional(),
-    grant_type: z.literal(PRE_AUTHORIZED_CODE_GRANT).optional(),
+    grant_type: z
+      .enum(OFFER_GRANT_TYPES)
+      .optional()
+      .describe(
+        'The grant the offer names. Absent: the pre-authorized code (with a tx_code mailed). authorization_code: the offer carries issuer_state and the holder signs in with a one-time code mailed to `email`',
+      ),
     holder_key: HolderKey.optional(),
     expires_in: OfferLifetime.optional().describe(
       "Seconds the offer stays open (60 to 604800); absent: the tenant's offer_expires_in, else 24 hours",

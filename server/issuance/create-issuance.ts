@@ -1,5 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DeliveryModeName, IssuanceRequest } from '../../contract/issuance/issuance-request.js';
+import {
+  AUTHORIZATION_CODE_GRANT,
+  type DeliveryModeName,
+  type IssuanceRequest,
+  type OfferGrantType,
+  PRE_AUTHORIZED_CODE_GRANT,
+} from '../../contract/issuance/issuance-request.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
@@ -41,6 +47,8 @@ export interface CheckedIssuance {
   holderKey?: Record<string, unknown> | undefined;
   /** Seconds the offer stays open, when the request says. */
   expiresIn?: number | undefined;
+  /** The grant the offer names (absent: the pre-authorized code). */
+  grantType?: OfferGrantType | undefined;
 }
 
 /**
@@ -69,6 +77,9 @@ export async function checkIssuanceRequest(
   if (req.holder_key && !delivery.includes('direct')) {
     throw validationError([{ field: 'holder_key', message: 'only used with direct delivery' }]);
   }
+  if (req.grant_type === AUTHORIZATION_CODE_GRANT && !offered) {
+    throw validationError([{ field: 'grant_type', message: 'only used when an offer is made (ui, email)' }]);
+  }
   if (req.expires_in !== undefined && !offered) {
     throw validationError([{ field: 'expires_in', message: 'only used when an offer is made (ui, email)' }]);
   }
@@ -80,6 +91,7 @@ export async function checkIssuanceRequest(
     email: req.email,
     holderKey: req.holder_key,
     expiresIn: req.expires_in,
+    grantType: req.grant_type,
   };
 }
 
@@ -108,7 +120,9 @@ export async function recordIssuance(
   const { tenant, configuration, delivery } = c;
   const offered = delivery.includes('ui') || delivery.includes('email');
   const offerId = s.codes.newOfferId();
-  const txCode = offered ? s.codes.newTxCode() : undefined;
+  const grantType = c.grantType ?? PRE_AUTHORIZED_CODE_GRANT;
+  // With the authorization code grant the holder signs in with a one-time code mailed at login instead.
+  const txCode = offered && grantType === PRE_AUTHORIZED_CODE_GRANT ? s.codes.newTxCode() : undefined;
   const now = new Date();
   const lifetimes = offerLifetimes(s.offerTtlSeconds, tenant, c.expiresIn);
   const issuance = tx.create(Issuance, {
@@ -118,6 +132,7 @@ export async function recordIssuance(
     payload: c.payload,
     email: c.email ?? null,
     delivery,
+    grantType,
     status: 'offered',
     txCodeHash: txCode ? s.codes.hashTxCode(offerId, txCode) : null,
     txCodeFailures: 0,
@@ -130,16 +145,16 @@ export async function recordIssuance(
   });
   await tx.flush();
   const organization = tenant.mandator?.organization ?? tenant.name;
+  if (offered && c.email && delivery.includes('email')) {
+    const page = offerPageUrl(s.issuerUrl, offerId);
+    await queueMail(tx, {
+      tenantId: tenant.id,
+      template: 'credential-offer',
+      to: c.email,
+      params: { organization, offerPage: page },
+    });
+  }
   if (txCode && c.email) {
-    if (delivery.includes('email')) {
-      const page = offerPageUrl(s.issuerUrl, offerId);
-      await queueMail(tx, {
-        tenantId: tenant.id,
-        template: 'credential-offer',
-        to: c.email,
-        params: { organization, offerPage: page },
-      });
-    }
     await queueMail(tx, {
       tenantId: tenant.id,
       template: 'tx-code',
@@ -152,7 +167,7 @@ export async function recordIssuance(
     actor,
     action: 'issuance.created',
     subject: offerId,
-    details: { configuration: configuration.id, delivery },
+    details: { configuration: configuration.id, delivery, grant_type: grantType },
   });
   let credential: CreatedIssuance['credential'];
   if (delivery.includes('direct')) {

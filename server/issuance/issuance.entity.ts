@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import type { DeliveryModeName } from '../../contract/issuance/issuance-request.js';
+import type { DeliveryModeName, OfferGrantType } from '../../contract/issuance/issuance-request.js';
 
 export const ISSUANCE_STATUSES = ['offered', 'redeemed', 'issued', 'locked', 'withdrawn'] as const;
 
@@ -17,6 +17,8 @@ export const Issuance = defineEntity({
     payload: p.json<Record<string, unknown>>().nullable(),
     email: p.string().nullable(),
     delivery: p.json<DeliveryModeName[]>(),
+    /** The grant the offer names: the pre-authorized code, or the authorization code (PAR, login). */
+    grantType: p.string().$type<OfferGrantType>(),
     status: p.enum(ISSUANCE_STATUSES),
     /** SHA-256 of the offer id and the tx_code; null when no code was sent. */
     txCodeHash: p.string().nullable(),

@@ -36,6 +36,23 @@ export class OfferCodes {
     return { offerId, expiresAt: new Date(Number.parseInt(exp, 36) * 1000) };
   }
 
+  /**
+   * The `issuer_state` of an authorization code offer (OID4VCI 1.0 section 4.1.1): the offer id with
+   * its MAC, so the PAR endpoint knows the offer without storing anything for it.
+   */
+  issuerState(offerId: string): string {
+    return `${offerId}.${this.#mac(`issuer_state:${offerId}`)}`;
+  }
+
+  /** The offer an issuer_state names, or undefined when it is not one of ours. */
+  readIssuerState(state: string): string | undefined {
+    const [offerId, mac, extra] = state.split('.');
+    if (!offerId || !mac || extra !== undefined) return undefined;
+    const expected = Buffer.from(this.#mac(`issuer_state:${offerId}`));
+    const given = Buffer.from(mac);
+    return expected.length === given.length && timingSafeEqual(expected, given) ? offerId : undefined;
+  }
+
   newTxCode(): string {
     return String(randomInt(0, 1_000_000)).padStart(6, '0');
   }

@@ -1,7 +1,11 @@
 import { initServer } from '@ts-rest/express';
-import { PRE_AUTHORIZED_CODE_GRANT } from '../../contract/issuance/issuance-request.js';
+import {
+  AUTHORIZATION_CODE_GRANT,
+  PRE_AUTHORIZED_CODE_GRANT,
+} from '../../contract/issuance/issuance-request.js';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import { findOpenOffer } from '../issuance/find-open-offer.js';
+import type { Issuance } from '../issuance/issuance.entity.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
 import { TX_CODE_LENGTH } from '../issuance/offer-codes.js';
 import { codeExpiry } from '../issuance/offer-lifetimes.js';
@@ -24,21 +28,29 @@ export function credentialOfferRoute(issuerUrl: string, codes: OfferCodes) {
       body: {
         credential_issuer: issuerUrl,
         credential_configuration_ids: [issuance.configurationId],
-        grants: {
-          [PRE_AUTHORIZED_CODE_GRANT]: {
-            'pre-authorized_code': codes.preAuthorizedCode(issuance.id, codeExpiry(issuance)),
-            ...(issuance.txCodeHash
-              ? {
-                  tx_code: {
-                    input_mode: 'numeric' as const,
-                    length: TX_CODE_LENGTH,
-                    description: 'Enter the activation code we sent you by e-mail',
-                  },
-                }
-              : {}),
-          },
-        },
+        grants:
+          issuance.grantType === AUTHORIZATION_CODE_GRANT
+            ? { [AUTHORIZATION_CODE_GRANT]: { issuer_state: codes.issuerState(issuance.id) } }
+            : preAuthorizedGrant(issuance, codes),
       },
     };
   });
+}
+
+/** Section 4.1.1: a fresh pre-authorized code, and the tx_code's shape when one was mailed. */
+function preAuthorizedGrant(issuance: Issuance, codes: OfferCodes) {
+  return {
+    [PRE_AUTHORIZED_CODE_GRANT]: {
+      'pre-authorized_code': codes.preAuthorizedCode(issuance.id, codeExpiry(issuance)),
+      ...(issuance.txCodeHash
+        ? {
+            tx_code: {
+              input_mode: 'numeric' as const,
+              length: TX_CODE_LENGTH,
+              description: 'Enter the activation code we sent you by e-mail',
+            },
+          }
+        : {}),
+    },
+  };
 }

@@ -5,6 +5,11 @@ import { asyncHandler } from '../http/async-handler.js';
 import { formBody } from '../http/body-parsers.js';
 import { requireBodyOfType } from '../http/media-type-guard.js';
 import {
+  authorizationCodeGrant,
+  isIssuanceCode,
+} from '../oid4vci/authorization-code/authorization-code-grant.js';
+import { mountIssuanceAuthorization } from '../oid4vci/authorization-code/mount-authorization-code.js';
+import {
   invalidRequest,
   notFoundError,
   OAuthError,
@@ -30,7 +35,7 @@ const FORM = 'application/x-www-form-urlencoded';
  */
 export function mountOidc(
   app: Express,
-  ctx: Pick<AppContext, 'config' | 'signer' | 'verifier' | 'issuance'>,
+  ctx: Pick<AppContext, 'config' | 'signer' | 'verifier' | 'issuance' | 'shared'>,
 ): void {
   assertServableLayout(ctx.config);
   const endpoints = oidcEndpoints(ctx.config.verifierUrl);
@@ -46,6 +51,8 @@ export function mountOidc(
       res.json({ keys: await ctx.signer.publicJwks('oidc') });
     }),
   );
+  // First: it takes the authorization requests that come with a request_uri (issuance, PAR).
+  mountIssuanceAuthorization(app, ctx);
   mountAuthorizationEndpoint(app, ctx);
   app.post(
     '/oauth2/token',
@@ -60,6 +67,9 @@ export function mountOidc(
         const at = servedRoles(ctx.config, req.hostname);
         if (grant === PRE_AUTHORIZED_CODE_GRANT && at?.issuer)
           return res.json(await preAuthorizedCodeGrant(req, res, ctx.config, ctx.issuance.codes));
+        // Issuance codes carry a prefix; the OpenID provider's login codes never do.
+        if (grant === 'authorization_code' && at?.issuer && (!at.verifier || isIssuanceCode(req.body.code)))
+          return res.json(await authorizationCodeGrant(req, res, ctx.config, ctx.shared.ttl));
         if (grant !== 'authorization_code' || !at?.verifier) {
           const listed = at ? authorizationServerMetadata(at).grant_types_supported.join(', ') : 'none';
           throw unsupportedGrantType(`grant types of this token endpoint: ${listed}`);

@@ -5,6 +5,7 @@ import type { ServedRoles } from './served-roles.js';
 export const oidcEndpoints = (verifierUrl: string) => ({
   authorization: `${verifierUrl}/oauth2/authorize`,
   token: `${verifierUrl}/oauth2/token`,
+  pushedAuthorizationRequest: `${verifierUrl}/oauth2/par`,
   userinfo: `${verifierUrl}/oauth2/userinfo`,
   jwks: `${verifierUrl}/oauth2/jwks`,
 });
@@ -38,7 +39,7 @@ export function authorizationServerMetadata(
     issuer: at.base,
     token_endpoint: e.token,
     grant_types_supported: [
-      ...(at.verifier ? ['authorization_code'] : []),
+      ...(at.verifier || at.issuer ? ['authorization_code'] : []),
       ...(at.issuer ? [PRE_AUTHORIZED_CODE_GRANT] : []),
     ],
     token_endpoint_auth_methods_supported: [
@@ -48,9 +49,25 @@ export function authorizationServerMetadata(
     ...(at.verifier ? { token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS } : {}),
     ...(at.issuer ? { 'pre-authorized_grant_anonymous_access_supported': anonymous } : {}),
     ...(at.issuer ? { dpop_signing_alg_values_supported: ['ES256'] } : {}),
+    ...(at.issuer ? issuanceAuthorizationMetadata(e, !at.verifier) : {}),
     ...(at.verifier ? openIdProviderMetadata(e) : {}),
   };
 }
+
+/**
+ * The issuer's authorization code flow (OID4VCI 1.0 section 5, HAIP 1.0): PAR, PKCE with S256 only,
+ * `iss` in the response. PAR is required for every issuance request, but `require_pushed_authorization_requests`
+ * can only say so where the server is the issuer alone: on a shared origin the OpenID provider's
+ * relying parties still send plain authorization requests, and would be told to push them.
+ */
+const issuanceAuthorizationMetadata = (e: ReturnType<typeof oidcEndpoints>, issuerOnly: boolean) => ({
+  authorization_endpoint: e.authorization,
+  pushed_authorization_request_endpoint: e.pushedAuthorizationRequest,
+  require_pushed_authorization_requests: issuerOnly,
+  response_types_supported: ['code'],
+  code_challenge_methods_supported: ['S256'],
+  authorization_response_iss_parameter_supported: true,
+});
 
 /** OpenID Connect Discovery 1.0 section 3: the provider's endpoints and what it signs and accepts. */
 const openIdProviderMetadata = (e: ReturnType<typeof oidcEndpoints>) => ({

@@ -131,9 +131,13 @@ describe('two host names: each serves the documents of its own server', () => {
       expect(atIssuer.body).toMatchObject({
         issuer,
         token_endpoint: `${issuer}/oauth2/token`,
-        grant_types_supported: [PRE_AUTH],
+        grant_types_supported: ['authorization_code', PRE_AUTH],
+        // The issuer alone: its authorization code flow takes pushed requests only (HAIP 1.0).
+        authorization_endpoint: `${issuer}/oauth2/authorize`,
+        pushed_authorization_request_endpoint: `${issuer}/oauth2/par`,
+        require_pushed_authorization_requests: true,
+        code_challenge_methods_supported: ['S256'],
       });
-      expect(atIssuer.body).not.toHaveProperty('authorization_endpoint');
       const atVerifier = await atHost(t, 'verifier.example.test', `/.well-known/${wellKnown}`);
       expect(atVerifier.body).toMatchObject({
         issuer: verifier,
@@ -155,10 +159,13 @@ describe('two host names: each serves the documents of its own server', () => {
     expect(atVerifier.body).toMatchObject({ error: 'unsupported_grant_type' });
     const atIssuer = await atHost(t, 'issuer.example.test', '/oauth2/token', form);
     expect(atIssuer.body).toMatchObject({ error: 'invalid_grant' });
+    // The issuer's authorization code grant takes only its own codes.
     const code = await atHost(t, 'issuer.example.test', '/oauth2/token', {
       grant_type: 'authorization_code',
       code: 'x',
+      code_verifier: 'v'.repeat(43),
+      redirect_uri: 'https://wallet.example/cb',
     });
-    expect(code.body).toMatchObject({ error: 'unsupported_grant_type' });
+    expect(code.body).toMatchObject({ error: 'invalid_grant' });
   });
 });

@@ -63,7 +63,7 @@ describe('POST /api/v1/issuances', () => {
     ['a bad payload', { payload: { mandatee: { firstName: '' } } }, 'payload.mandator'],
     ['a bad e-mail', { email: 'not-an-address' }, 'email'],
     ['an unknown delivery mode', { delivery: 'pigeon' }, 'delivery'],
-    ['an unknown grant type', { grant_type: 'authorization_code' }, 'grant_type'],
+    ['an unknown grant type', { grant_type: 'implicit' }, 'grant_type'],
     ['a missing e-mail for ui delivery', { email: undefined }, 'email'],
   ])('refuses %s with a 400 naming the field, storing and sending nothing', async (_what, change, field) => {
     const before = await counts();

@@ -190,6 +190,65 @@ export class ThirdPartyWallet {
       ...(tokenDpop ? { dpop: tokenDpop } : {}),
     });
     const credentialConfigurationId = offer.credential_configuration_ids[0] as string;
+    return this.#collect(issuerMetadata, credentialConfigurationId, accessTokenResponse, dpop, dpopJwk);
+  }
+
+  /**
+   * The authorization code flow from an offer with an `authorization_code` grant (OID4VCI 1.0
+   * section 5), as @openid4vc/openid4vci runs it: PAR (with PKCE S256, the offer's issuer_state and
+   * the configuration's scope), then `signIn` plays the holder's browser from the authorization
+   * request URL to the redirect back, whose `iss` the library checks (RFC 9207); then the code,
+   * the verifier and the redirect_uri at the token endpoint, and the credential as in `receive`.
+   */
+  async receiveWithAuthorizationCode(
+    offerUri: string,
+    signIn: (authorizationRequestUrl: string) => Promise<string>,
+    options: ReceiveOptions & { redirectUri?: string; clientId?: string } = {},
+  ): Promise<ThirdPartyReceived> {
+    const client = this.#clientFor(options.clientAttestation);
+    const offer = await client.resolveCredentialOffer(offerUri);
+    const issuerMetadata = await client.resolveIssuerMetadata(offer.credential_issuer);
+    const credentialConfigurationId = offer.credential_configuration_ids[0] as string;
+    const scope =
+      issuerMetadata.credentialIssuer.credential_configurations_supported[credentialConfigurationId]?.scope;
+    const dpopJwk = options.dpop ? await this.#newKey() : undefined;
+    const redirectUri = options.redirectUri ?? 'https://wallet.example/callback';
+    const authorization = await client.createAuthorizationRequestUrlFromOffer({
+      credentialOffer: offer,
+      issuerMetadata,
+      clientId: options.clientId ?? 'third-party-wallet',
+      redirectUri,
+      ...(scope ? { scope } : {}),
+      ...(dpopJwk ? { dpop: { signer: { method: 'jwk', alg: 'ES256', publicJwk: dpopJwk as never } } } : {}),
+    });
+    const authorizationServerMetadata = issuerMetadata.authorizationServers.find(
+      (a) => a.issuer === authorization.authorizationServer,
+    );
+    if (!authorizationServerMetadata) throw new Error('no metadata of the authorization server');
+    const response = client.parseAndVerifyAuthorizationResponseRedirectUrl({
+      url: await signIn(authorization.authorizationRequestUrl),
+      authorizationServerMetadata,
+    });
+    if (!response.code) throw new Error(`authorization error: ${response.error}`);
+    const { accessTokenResponse, dpop } = await client.retrieveAuthorizationCodeAccessTokenFromOffer({
+      credentialOffer: offer,
+      issuerMetadata,
+      authorizationCode: response.code,
+      ...(authorization.pkce ? { pkceCodeVerifier: authorization.pkce.codeVerifier } : {}),
+      redirectUri,
+      ...(authorization.dpop ? { dpop: authorization.dpop } : {}),
+    });
+    return this.#collect(issuerMetadata, credentialConfigurationId, accessTokenResponse, dpop, dpopJwk);
+  }
+
+  /** From the access token on: nonce, proof, credential, verification and notification. */
+  async #collect(
+    issuerMetadata: Awaited<ReturnType<Openid4vciClient['resolveIssuerMetadata']>>,
+    credentialConfigurationId: string,
+    accessTokenResponse: { access_token: string; token_type: string },
+    dpop: RequestDpopOptions | undefined,
+    dpopJwk: JWK | undefined,
+  ): Promise<ThirdPartyReceived> {
     const holderJwk = await this.#newKey();
     const { c_nonce } = await this.client.requestNonce({ issuerMetadata });
     const proof = await this.client.createCredentialRequestJwtProof({

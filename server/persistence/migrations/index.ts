@@ -17,6 +17,7 @@ import { Migration20261123000800_webhooks_idempotency } from './Migration2026112
 import { Migration20261123000900_trust_anchors } from './Migration20261123000900_trust_anchors.js';
 import { Migration20261123001000_dpop } from './Migration20261123001000_dpop.js';
 import { Migration20261123001100_same_device } from './Migration20261123001100_same_device.js';
+import { Migration20261123001200_authorization_code } from './Migration20261123001200_authorization_code.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -44,4 +45,8 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261123000900_trust_anchors', class: Migration20261123000900_trust_anchors },
   { name: 'Migration20261123001000_dpop', class: Migration20261123001000_dpop },
   { name: 'Migration20261123001100_same_device', class: Migration20261123001100_same_device },
+  {
+    name: 'Migration20261123001200_authorization_code',
+    class: Migration20261123001200_authorization_code,
+  },
 ];

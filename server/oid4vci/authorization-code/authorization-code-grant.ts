@@ -1,0 +1,109 @@
+import { LockMode } from '@mikro-orm/core';
+import type { Request, Response } from 'express';
+import { appendAuditEvent } from '../../audit/audit-log.js';
+import type { Config } from '../../config.js';
+import type { TtlStore } from '../../ephemeral/ttl-store.js';
+import { Issuance } from '../../issuance/issuance.entity.js';
+import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from '../access-token-store.js';
+import { authenticateWallet, spendAttestationPop } from '../client-attestation/authenticate-wallet.js';
+import { invalidClient } from '../client-attestation/client-attestation-errors.js';
+import { invalidDpopProof } from '../dpop/dpop-errors.js';
+import { useDpopProof, verifyDpopProof } from '../dpop/verify-dpop-proof.js';
+import { invalidGrant, invalidRequest } from '../oauth-error.js';
+import { walletSecurity } from '../wallet-security.js';
+import {
+  AUTHORIZATION_CODE_TTL_SECONDS,
+  ISSUANCE_CODE_PREFIX,
+  keys,
+  type PendingAuthorization,
+  readRecord,
+  sameSecret,
+  sha256,
+  takeOnce,
+} from './pending-authorization.js';
+
+// RFC 7636 section 4.1: 43 to 128 unreserved characters.
+const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+/** Whether a code at /oauth2/token is one of the issuer's (else it is the OpenID provider's). */
+export const isIssuanceCode = (code: unknown): boolean =>
+  typeof code === 'string' && code.startsWith(ISSUANCE_CODE_PREFIX);
+
+const text = (body: Record<string, unknown>, name: string): string => {
+  const v = body[name];
+  if (typeof v !== 'string' || !v) throw invalidRequest(`${name} is required, once`);
+  return v;
+};
+
+/**
+ * RFC 6749 section 4.1.3 for an issuance code: PKCE (S256) verified, redirect_uri and client the
+ * ones of the pushed request, the DPoP key the code was bound to at PAR (RFC 9449 section 10), and
+ * the code used once. Every check runs before the code is taken, so a wrong verifier leaves it
+ * usable; the access token is then one the credential endpoint accepts for the offer's issuance.
+ */
+export async function authorizationCodeGrant(req: Request, res: Response, config: Config, store: TtlStore) {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const security = walletSecurity(config);
+  const dpop = await verifyDpopProof(
+    req.headersDistinct.dpop,
+    { method: req.method, url: `${config.issuerUrl}${req.path}` },
+    security.nonces,
+  );
+  if (!dpop && security.dpopRequired)
+    throw invalidDpopProof('this issuer binds access tokens to a DPoP key: send a DPoP proof (RFC 9449)');
+  const wallet = await authenticateWallet(req, security, config.issuerUrl);
+  const code = text(body, 'code');
+  const verifier = text(body, 'code_verifier');
+  const redirectUri = text(body, 'redirect_uri');
+  const pending = isIssuanceCode(code)
+    ? await readRecord<PendingAuthorization>(store, keys.code(code))
+    : undefined;
+  if (!pending) throw invalidGrant('unknown, used or expired authorization code');
+  // A public client need not repeat client_id (wallets built on @openid4vc/oauth2 do not): the code
+  // is bound to its PKCE verifier, and to its DPoP key when it pushed one. When given, it must match.
+  const clientId = wallet?.clientId ?? body.client_id;
+  if (clientId !== undefined && clientId !== pending.clientId)
+    throw wallet
+      ? invalidClient('the code was issued to another client')
+      : invalidGrant('client_id does not match the code');
+  if (redirectUri !== pending.redirectUri)
+    throw invalidGrant('redirect_uri does not match the authorization request');
+  if (!CODE_VERIFIER.test(verifier) || !sameSecret(sha256(verifier), pending.codeChallenge))
+    throw invalidGrant('code_verifier does not match the code_challenge (PKCE, S256)');
+  if (pending.dpopJkt && dpop?.jkt !== pending.dpopJkt)
+    throw invalidDpopProof('the code is bound to the DPoP key of the pushed request: prove that key');
+  if (!(await takeOnce(store, keys.code(code), AUTHORIZATION_CODE_TTL_SECONDS)))
+    throw invalidGrant('unknown, used or expired authorization code');
+  if (dpop) await useDpopProof(req.em, dpop);
+  if (wallet) await spendAttestationPop(req.em, wallet);
+  const accessToken = await req.em.transactional(async (tx) => {
+    const issuance = await tx.findOne(
+      Issuance,
+      { id: pending.issuanceId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (issuance?.status !== 'offered' || issuance.expiresAt <= new Date())
+      throw invalidGrant('the offer was used or has expired');
+    issuance.status = 'redeemed';
+    issuance.redeemedAt = new Date();
+    await tx.flush();
+    await appendAuditEvent(tx, {
+      tenantId: issuance.tenantId,
+      actor: 'wallet',
+      action: 'offer.redeemed',
+      subject: issuance.id,
+      details: {
+        grant_type: 'authorization_code',
+        token_type: dpop ? 'DPoP' : 'Bearer',
+        ...(wallet ? { wallet_client_id: wallet.clientId } : {}),
+      },
+    });
+    return issueAccessToken(tx, issuance.id, dpop?.jkt);
+  });
+  if (dpop) res.setHeader('DPoP-Nonce', security.nonces.current());
+  return {
+    access_token: accessToken,
+    token_type: dpop ? ('DPoP' as const) : ('Bearer' as const),
+    expires_in: ACCESS_TOKEN_TTL_SECONDS,
+  };
+}

@@ -1,0 +1,114 @@
+import { randomInt } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TtlStore } from '../../ephemeral/ttl-store.js';
+import { findOpenOffer } from '../../issuance/find-open-offer.js';
+import { queueMail } from '../../mail/queue-mail.js';
+import { Tenant } from '../../tenants/tenant.entity.js';
+import {
+  AUTHORIZATION_CODE_TTL_SECONDS,
+  ISSUANCE_CODE_PREFIX,
+  keys,
+  newSecret,
+  type PendingAuthorization,
+  readRecord,
+  SIGN_IN_TTL_SECONDS,
+  sameSecret,
+  sha256,
+  takeOnce,
+} from './pending-authorization.js';
+
+/** After this many wrong one-time codes the sign-in ends and the wallet is told access_denied. */
+export const MAX_ONE_TIME_CODE_ATTEMPTS = 5;
+
+export interface HolderSignIn {
+  pending: PendingAuthorization;
+  email: string;
+  oneTimeCodeHash: string;
+  expiresAt: string;
+}
+
+/** Why a sign-in cannot go on: shown as a page, or sent to the wallet when `redirect` is set. */
+export class SignInError extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+    readonly redirect?: PendingAuthorization,
+  ) {
+    super(description);
+  }
+}
+
+/**
+ * GET /oauth2/authorize with a request_uri: the pushed request is taken (one use), the offer checked
+ * again, and a 6-digit one-time code mailed to the issuance's address. The session id goes to the
+ * page's form; the code is kept only as a hash salted with it.
+ */
+export async function startHolderSignIn(
+  em: EntityManager,
+  store: TtlStore,
+  clientId: string,
+  requestUri: string,
+): Promise<{ session: string; signIn: HolderSignIn }> {
+  const id = requestUri.slice('urn:ietf:params:oauth:request_uri:'.length);
+  const pending = requestUri.startsWith('urn:ietf:params:oauth:request_uri:')
+    ? await takeOnce<PendingAuthorization>(store, keys.pushed(id), SIGN_IN_TTL_SECONDS)
+    : undefined;
+  if (!pending) throw new SignInError('invalid_request_uri', 'the request_uri is unknown, used or expired');
+  if (pending.clientId !== clientId)
+    throw new SignInError('invalid_request', 'client_id is not the one of the pushed request');
+  const issuance = await findOpenOffer(em, pending.issuanceId);
+  if (!issuance?.email) throw new SignInError('access_denied', 'the offer was used or has expired', pending);
+  const session = newSecret();
+  const oneTimeCode = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const signIn: HolderSignIn = {
+    pending,
+    email: issuance.email,
+    oneTimeCodeHash: sha256(`${session}:${oneTimeCode}`),
+    expiresAt: new Date(Date.now() + SIGN_IN_TTL_SECONDS * 1000).toISOString(),
+  };
+  const tenant = await em.findOne(Tenant, { id: issuance.tenantId });
+  const name = tenant?.mandator?.organization ?? tenant?.name ?? issuance.tenantId;
+  await em.transactional((tx) =>
+    queueMail(tx, {
+      tenantId: issuance.tenantId,
+      template: 'tx-code',
+      to: issuance.email as string,
+      params: { organization: name, txCode: oneTimeCode },
+    }),
+  );
+  await store.set(keys.signIn(session), JSON.stringify(signIn), SIGN_IN_TTL_SECONDS);
+  return { session, signIn };
+}
+
+/**
+ * The holder's one-time code. Each attempt first claims its number (setIfAbsent, so parallel
+ * guesses on several nodes still count one by one); the fifth wrong one ends the sign-in. The right
+ * one ends it too, once, and yields an authorization code for the wallet.
+ */
+export async function completeHolderSignIn(
+  store: TtlStore,
+  session: string,
+  oneTimeCode: string,
+): Promise<{ code: string; pending: PendingAuthorization } | { wrong: HolderSignIn; attemptsLeft: number }> {
+  const key = keys.signIn(session);
+  const signIn = await readRecord<HolderSignIn>(store, key);
+  if (!signIn) throw new SignInError('invalid_request', 'this sign-in is unknown, finished or expired');
+  let attempt = 0;
+  for (let n = 1; n <= MAX_ONE_TIME_CODE_ATTEMPTS && !attempt; n++)
+    if (await store.setIfAbsent(`${key}:attempt:${n}`, '1', SIGN_IN_TTL_SECONDS)) attempt = n;
+  if (!attempt) {
+    await store.delete(key);
+    throw new SignInError('access_denied', 'too many wrong one-time codes', signIn.pending);
+  }
+  if (!sameSecret(sha256(`${session}:${oneTimeCode}`), signIn.oneTimeCodeHash)) {
+    if (attempt < MAX_ONE_TIME_CODE_ATTEMPTS)
+      return { wrong: signIn, attemptsLeft: MAX_ONE_TIME_CODE_ATTEMPTS - attempt };
+    await store.delete(key);
+    throw new SignInError('access_denied', 'too many wrong one-time codes', signIn.pending);
+  }
+  const taken = await takeOnce<HolderSignIn>(store, key, SIGN_IN_TTL_SECONDS);
+  if (!taken) throw new SignInError('invalid_request', 'this sign-in is already finished');
+  const code = `${ISSUANCE_CODE_PREFIX}${newSecret()}`;
+  await store.set(keys.code(code), JSON.stringify(taken.pending), AUTHORIZATION_CODE_TTL_SECONDS);
+  return { code, pending: taken.pending };
+}

@@ -1,0 +1,65 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { TtlStore } from '../../ephemeral/ttl-store.js';
+
+/**
+ * What a wallet pushed at PAR (RFC 9126) for an issuance, carried unchanged from the request_uri
+ * to the holder's sign-in and on to the authorization code. All of it lives in the TTL store: it is
+ * made by unauthenticated requests and must expire by itself (nothing accumulates in PostgreSQL).
+ */
+export interface PendingAuthorization {
+  issuanceId: string;
+  tenantId: string;
+  configurationId: string;
+  clientId: string;
+  redirectUri: string;
+  state?: string;
+  /** RFC 7636 S256 challenge. */
+  codeChallenge: string;
+  /** RFC 9449 section 10: the DPoP key the code is bound to (from the PAR's DPoP proof or dpop_jkt). */
+  dpopJkt?: string;
+}
+
+/** RFC 9126 section 2.2: short-lived, one use. */
+export const REQUEST_URI_TTL_SECONDS = 60;
+/** How long the holder has to read the mail and enter the one-time code. */
+export const SIGN_IN_TTL_SECONDS = 600;
+/** RFC 6749 section 4.1.2: a maximum lifetime of 10 minutes is recommended; the wallet needs seconds. */
+export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
+
+export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
+/** Tells our issuance codes apart from the OpenID provider's login codes at the one token endpoint. */
+export const ISSUANCE_CODE_PREFIX = 'vci_ac_';
+
+export const newSecret = () => randomBytes(32).toString('base64url');
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
+
+/** Constant-time comparison of two strings (of any length). */
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(sha256(a));
+  const y = Buffer.from(sha256(b));
+  return timingSafeEqual(x, y);
+}
+
+// Keys hold hashes of the secrets, so the store never sees a usable request_uri, session or code.
+export const keys = {
+  pushed: (id: string) => `vci-par:${sha256(id)}`,
+  signIn: (session: string) => `vci-sign-in:${sha256(session)}`,
+  code: (code: string) => `vci-code:${sha256(code)}`,
+};
+
+/**
+ * Takes a record once: of two requests racing with the same secret only one gets it, on any node
+ * (the claim is a setIfAbsent), and the record is then deleted.
+ */
+export async function takeOnce<T>(store: TtlStore, key: string, ttlSeconds: number): Promise<T | undefined> {
+  const raw = await store.get(key);
+  if (!raw) return undefined;
+  if (!(await store.setIfAbsent(`${key}:taken`, '1', ttlSeconds))) return undefined;
+  await store.delete(key);
+  return JSON.parse(raw) as T;
+}
+
+export async function readRecord<T>(store: TtlStore, key: string): Promise<T | undefined> {
+  const raw = await store.get(key);
+  return raw ? (JSON.parse(raw) as T) : undefined;
+}

@@ -1,0 +1,101 @@
+import type { Request, Response } from 'express';
+import { AUTHORIZATION_CODE_GRANT } from '../../../contract/issuance/issuance-request.js';
+import type { Config } from '../../config.js';
+import { findConfiguration } from '../../credential-configurations/credential-configuration-registry.js';
+import type { TtlStore } from '../../ephemeral/ttl-store.js';
+import { findOpenOffer } from '../../issuance/find-open-offer.js';
+import type { OfferCodes } from '../../issuance/offer-codes.js';
+import { authenticateWallet, spendAttestationPop } from '../client-attestation/authenticate-wallet.js';
+import { invalidDpopProof } from '../dpop/dpop-errors.js';
+import { useDpopProof, verifyDpopProof } from '../dpop/verify-dpop-proof.js';
+import { invalidRequest, OAuthError } from '../oauth-error.js';
+import { walletSecurity } from '../wallet-security.js';
+import {
+  keys,
+  newSecret,
+  type PendingAuthorization,
+  REQUEST_URI_PREFIX,
+  REQUEST_URI_TTL_SECONDS,
+} from './pending-authorization.js';
+import { checkRedirectUri } from './redirect-uri.js';
+
+const invalidScope = (d: string) => new OAuthError(400, 'invalid_scope', d);
+// RFC 7636 section 4.2: base64url of a SHA-256 is 43 characters.
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+const param = (body: Record<string, unknown>, name: string, required = false): string | undefined => {
+  const v = body[name];
+  if (v === undefined) {
+    if (required) throw invalidRequest(`${name} is required`);
+    return undefined;
+  }
+  if (typeof v !== 'string' || !v) throw invalidRequest(`${name} must be given once, not empty`);
+  return v;
+};
+
+/**
+ * RFC 9126 section 2: the wallet pushes its authorization request for an issuance and gets a
+ * request_uri for /oauth2/authorize. HAIP 1.0: PKCE with S256 only, `scope` naming the credential
+ * configuration, the wallet attestation as client authentication when sent (required with
+ * WALLET_ATTESTATION_REQUIRED). Everything is checked before anything is stored or spent.
+ */
+export async function pushAuthorizationRequest(
+  req: Request,
+  res: Response,
+  config: Config,
+  codes: OfferCodes,
+  store: TtlStore,
+) {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const security = walletSecurity(config);
+  const dpop = await verifyDpopProof(
+    req.headersDistinct.dpop,
+    { method: req.method, url: `${config.issuerUrl}${req.path}` },
+    security.nonces,
+  );
+  const wallet = await authenticateWallet(req, security, config.issuerUrl);
+  if (body.request_uri !== undefined) throw invalidRequest('request_uri is not allowed at PAR (RFC 9126)');
+  if (param(body, 'response_type', true) !== 'code') throw invalidRequest('response_type must be code');
+  const clientId = param(body, 'client_id', true) as string;
+  const redirectUri = checkRedirectUri(param(body, 'redirect_uri', true) as string);
+  const state = param(body, 'state');
+  const challenge = param(body, 'code_challenge');
+  const method = param(body, 'code_challenge_method');
+  if (!challenge)
+    throw invalidRequest('PKCE is required: send code_challenge with code_challenge_method S256');
+  if (method !== 'S256') throw invalidRequest('code_challenge_method must be S256 (plain is not accepted)');
+  if (!S256_CHALLENGE.test(challenge)) throw invalidRequest('code_challenge is not a base64url SHA-256');
+  const dpopJkt = param(body, 'dpop_jkt');
+  if (dpopJkt && dpop && dpopJkt !== dpop.jkt)
+    throw invalidDpopProof('dpop_jkt is not the thumbprint of the DPoP proof key');
+  const scopes = (param(body, 'scope') ?? '').split(' ').filter(Boolean);
+  if (scopes.length !== 1)
+    throw invalidScope('scope must name exactly one credential configuration (its scope in the metadata)');
+  const configuration = await findConfiguration(req.em, scopes[0] as string);
+  if (!configuration) throw invalidScope(`unknown scope ${scopes[0]}`);
+  const issuerState = param(body, 'issuer_state');
+  // Wallet-initiated issuance (no offer) is not built yet: the holder would have to be found by e-mail.
+  if (!issuerState) throw invalidRequest('issuer_state from a credential offer is required');
+  const offerId = codes.readIssuerState(issuerState);
+  const issuance = offerId ? await findOpenOffer(req.em, offerId) : null;
+  if (!issuance || issuance.grantType !== AUTHORIZATION_CODE_GRANT || !issuance.email)
+    throw invalidRequest('issuer_state is unknown, or its offer was used or has expired');
+  if (issuance.configurationId !== configuration.id)
+    throw invalidScope(`the offer is for ${issuance.configurationId}, not ${configuration.id}`);
+  if (dpop) await useDpopProof(req.em, dpop);
+  if (wallet) await spendAttestationPop(req.em, wallet);
+  const pending: PendingAuthorization = {
+    issuanceId: issuance.id,
+    tenantId: issuance.tenantId,
+    configurationId: configuration.id,
+    clientId,
+    redirectUri,
+    ...(state ? { state } : {}),
+    codeChallenge: challenge,
+    ...(dpop || dpopJkt ? { dpopJkt: dpop?.jkt ?? dpopJkt } : {}),
+  };
+  const id = newSecret();
+  await store.set(keys.pushed(id), JSON.stringify(pending), REQUEST_URI_TTL_SECONDS);
+  if (dpop) res.setHeader('DPoP-Nonce', security.nonces.current());
+  return { request_uri: `${REQUEST_URI_PREFIX}${id}`, expires_in: REQUEST_URI_TTL_SECONDS };
+}
