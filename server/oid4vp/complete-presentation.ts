@@ -59,7 +59,8 @@ export async function completePresentation(
     throw invalidRequest(`presentation rejected (${outcome.reason}): ${outcome.message}`);
   if (!code || !final.redirectUri) return {};
   const target = new URL(final.redirectUri);
-  target.searchParams.set('response_code', code);
+  // SPEC 2.5 names the parameters `code` and `state`; the code plays OID4VP 8.2's response_code.
+  target.searchParams.set('code', code);
   target.searchParams.set('state', final.id);
   return { redirect_uri: target.toString() };
 }

@@ -86,8 +86,8 @@ export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
     asyncHandler(async (req, res) => {
       res.setHeader('Cache-Control', 'no-store');
       // The page links here with `session`; the wallet's same-device redirect with `state` and
-      // `response_code` (OID4VP 1.0 section 8.2).
-      const { session, state, response_code: responseCode } = req.query;
+      // `code` (the OID4VP 1.0 section 8.2 response_code, named as the redirects of SPEC 2.5).
+      const { session, state, code: responseCode } = req.query;
       const sessionId = typeof session === 'string' ? session : typeof state === 'string' ? state : '';
       try {
         const name = cookieName(sessionId);

@@ -280,7 +280,7 @@ describe('OpenID Connect login with a wallet', () => {
     const back = new URL(answered.redirectUri ?? '');
     expect(back.origin + back.pathname).toBe(`${t.baseUrl}/oauth2/authorize/complete`);
     expect(back.searchParams.get('state')).toBe(login.sessionId);
-    const responseCode = back.searchParams.get('response_code') ?? '';
+    const responseCode = back.searchParams.get('code') ?? '';
     expect(responseCode).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const visit = (url: string, cookie?: string) =>
       fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} });
@@ -290,7 +290,7 @@ describe('OpenID Connect login with a wallet', () => {
     // The starting browser without the wallet's redirect, or with another code: refused.
     expect((await login.complete()).status).toBe(400);
     const forged = new URL(back);
-    forged.searchParams.set('response_code', 'A'.repeat(43));
+    forged.searchParams.set('code', 'A'.repeat(43));
     expect((await visit(forged.toString(), login.cookie)).status).toBe(400);
     // The redirect in the browser that started: signed in, once.
     const done = await visit(back.toString(), login.cookie);
@@ -304,7 +304,7 @@ describe('OpenID Connect login with a wallet', () => {
     const login = await loginByFetch(client.client_id);
     expect((await wallet.present(login.link)).redirectUri).toBeUndefined();
     const withCode = await fetch(
-      `${t.baseUrl}/oauth2/authorize/complete?session=${login.sessionId}&response_code=${'A'.repeat(43)}`,
+      `${t.baseUrl}/oauth2/authorize/complete?session=${login.sessionId}&code=${'A'.repeat(43)}`,
       { redirect: 'manual', headers: { cookie: login.cookie } },
     );
     expect(withCode.status).toBe(400);

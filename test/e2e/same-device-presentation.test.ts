@@ -109,7 +109,7 @@ describe('same-device flow (HAIP 1.0 redirects, OID4VP 1.0 section 8.2)', () => 
     const result = await h.wallet.present(s.authorization_request_uri, walletHttp);
     const redirect = new URL(result.redirectUri ?? '');
     expect(redirect.origin + redirect.pathname).toBe('https://rp.example/callback');
-    const code = redirect.searchParams.get('response_code') ?? '';
+    const code = redirect.searchParams.get('code') ?? '';
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     // Another browser session holds another session's binding, or none: refused, code unspent.
@@ -137,7 +137,7 @@ describe('same-device flow (HAIP 1.0 redirects, OID4VP 1.0 section 8.2)', () => 
       const presented = await holder3.present(s.authorization_request_uri, [credential]);
       expect(presented.status, mode).toBe(200);
       const redirect = new URL(String(presented.body.redirect_uri));
-      const code = redirect.searchParams.get('response_code') ?? '';
+      const code = redirect.searchParams.get('code') ?? '';
       expect((await redeem(code, 'not-the-binding')).status, mode).toBe(400);
       expect((await redeem(code, s.session_binding)).status, mode).toBe(200);
     }

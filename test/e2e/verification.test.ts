@@ -108,7 +108,7 @@ describe('a successful presentation', () => {
           session_binding: s.session_binding ?? '',
         }),
       });
-    const code = redirect.searchParams.get('response_code') ?? '';
+    const code = redirect.searchParams.get('code') ?? '';
     const exchanged = await token(code);
     expect(exchanged.status).toBe(200);
     const { id_token } = (await exchanged.json()) as { id_token: string };
