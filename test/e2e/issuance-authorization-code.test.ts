@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dpopKey } from '../support/dpop-proof.js';
 import { employeePayload } from '../support/fixtures.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
+import { startTestService } from '../support/test-service.js';
 import { ThirdPartyWallet } from '../support/third-party-wallet.js';
 import { makeWalletProvider } from '../support/wallet-provider.js';
 
@@ -300,5 +301,40 @@ describe('authorization code flow with PAR, PKCE and a mailed one-time code', ()
     expect(await first.json()).toMatchObject({ error: 'use_dpop_nonce' });
     const ok = await withProof(first.headers.get('dpop-nonce') ?? '');
     expect(await ok.json()).toMatchObject({ token_type: 'DPoP' });
+  });
+
+  it('with WALLET_ATTESTATION_REQUIRED, refuses a PAR without attestation as invalid_client (HAIP 1.0)', async () => {
+    const o = await authorizationCodeOffer();
+    const strict = await startTestService({
+      env: {
+        WALLET_ATTESTATION_REQUIRED: 'true',
+        WALLET_PROVIDER_TRUST_ANCHORS: path.join(dir, 'roots.pem'),
+      },
+      db: f.t.db,
+    });
+    try {
+      const meta = (await (
+        await fetch(`${strict.baseUrl}/.well-known/oauth-authorization-server`)
+      ).json()) as {
+        token_endpoint_auth_methods_supported: string[];
+      };
+      expect(meta.token_endpoint_auth_methods_supported).not.toContain('none');
+      const offer = (await (await fetch(o.location)).json()) as {
+        grants: { authorization_code: { issuer_state: string } };
+      };
+      const res = await form(`${strict.baseUrl}/oauth2/par`, {
+        response_type: 'code',
+        client_id: 'wallet-1',
+        redirect_uri: REDIRECT,
+        scope: 'LEARCredentialEmployee',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        issuer_state: offer.grants.authorization_code.issuer_state,
+      });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: 'invalid_client' });
+    } finally {
+      await strict.stop();
+    }
   });
 });
