@@ -246,9 +246,11 @@ describe('authorization code flow with PAR, PKCE and a mailed one-time code', ()
     const denied = new URL(fifth.headers.get('location') ?? '');
     expect(denied.searchParams.get('error')).toBe('access_denied');
     expect(denied.searchParams.get('state')).toBe('st-1');
-    // The right code no longer helps: the sign-in is gone.
+    // The right code no longer helps: the sign-in is gone, and the offer locked (as after five
+    // wrong tx_codes), so that a new PAR does not give a guesser five more attempts.
     expect((await postCode(session, oneTimeCode)).status).toBe(400);
-    expect(await status(o.offerId)).toBe('offered');
+    expect(await status(o.offerId)).toBe('locked');
+    expect((await fetch(o.location)).status).toBe(404);
   });
 
   it('authenticates the wallet by its attestation at PAR and token, client_id being its sub', async () => {

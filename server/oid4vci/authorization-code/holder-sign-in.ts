@@ -82,7 +82,8 @@ export async function startHolderSignIn(
 
 /**
  * The holder's one-time code. Each attempt first claims its number (setIfAbsent, so parallel
- * guesses on several nodes still count one by one); the fifth wrong one ends the sign-in. The right
+ * guesses on several nodes still count one by one); the fifth wrong one ends the sign-in (and each
+ * wrong one also counts against the offer: countWrongOneTimeCode). The right
  * one ends it too, once, and yields an authorization code for the wallet.
  */
 export async function completeHolderSignIn(
@@ -101,10 +102,9 @@ export async function completeHolderSignIn(
     throw new SignInError('access_denied', 'too many wrong one-time codes', signIn.pending);
   }
   if (!sameSecret(sha256(`${session}:${oneTimeCode}`), signIn.oneTimeCodeHash)) {
-    if (attempt < MAX_ONE_TIME_CODE_ATTEMPTS)
-      return { wrong: signIn, attemptsLeft: MAX_ONE_TIME_CODE_ATTEMPTS - attempt };
-    await store.delete(key);
-    throw new SignInError('access_denied', 'too many wrong one-time codes', signIn.pending);
+    // At none left the sign-in is over; the caller counts the attempt against the offer too.
+    if (attempt >= MAX_ONE_TIME_CODE_ATTEMPTS) await store.delete(key);
+    return { wrong: signIn, attemptsLeft: MAX_ONE_TIME_CODE_ATTEMPTS - attempt };
   }
   const taken = await takeOnce<HolderSignIn>(store, key, SIGN_IN_TTL_SECONDS);
   if (!taken) throw new SignInError('invalid_request', 'this sign-in is already finished');

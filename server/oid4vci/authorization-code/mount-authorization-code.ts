@@ -7,6 +7,7 @@ import { redirectTo } from '../../oidc/authorization-request.js';
 import { servedRoles } from '../../oidc/served-roles.js';
 import { allowLogo, loadTenantPage } from '../../tenants/branded-page.js';
 import { notFoundError, OAuthError, sendOAuthError } from '../oauth-error.js';
+import { countWrongOneTimeCode } from './count-wrong-one-time-code.js';
 import { completeHolderSignIn, type HolderSignIn, SignInError, startHolderSignIn } from './holder-sign-in.js';
 import { pushAuthorizationRequest } from './push-authorization-request.js';
 import { maskEmail, renderSignInError, renderSignInPage } from './sign-in-page.js';
@@ -93,6 +94,9 @@ export function mountIssuanceAuthorization(app: Express, ctx: Ctx): void {
           throw new SignInError('invalid_request', 'session and one_time_code are required, once each');
         const outcome = await completeHolderSignIn(store, session, oneTimeCode.trim());
         if ('wrong' in outcome) {
+          const offerLocked = await countWrongOneTimeCode(req.em, outcome.wrong.pending.issuanceId);
+          if (offerLocked || outcome.attemptsLeft === 0)
+            throw new SignInError('access_denied', 'too many wrong one-time codes', outcome.wrong.pending);
           res.status(400);
           return showPage(
             req,
