@@ -64,7 +64,8 @@ export const oid4vciContract = c.router(
       method: 'POST',
       path: '/oid4vci/v1/nonce',
       body: c.noBody(),
-      responses: { 200: NonceResponse },
+      // Like every wallet route, limited per client address (RATE_LIMIT_ADDRESS_PER_MINUTE).
+      responses: { 200: NonceResponse, 429: OAuthErrorResponse },
       summary: 'A fresh c_nonce for key proofs',
     },
     credential: {
@@ -73,6 +74,7 @@ export const oid4vciContract = c.router(
       body: CredentialRequest,
       responses: { 200: CredentialResponse, ...oauthErrors },
       summary: 'Credential endpoint (bearer access token): one SD-JWT VC per key proof',
+      metadata: { security: 'wallet' },
     },
     notification: {
       method: 'POST',
@@ -80,6 +82,7 @@ export const oid4vciContract = c.router(
       body: NotificationRequest,
       responses: { 204: c.noBody(), ...oauthErrors },
       summary: 'What the wallet did with the issued credentials',
+      metadata: { security: 'wallet' },
     },
   },
   { strictStatusCodes: true },

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/**
+ * The query of GET /oauth2/authorize, one of two requests; each parameter may appear once.
+ * - A relying party's sign-in (OpenID Connect Core 3.1.2.1, authorization code flow, PKCE S256): every
+ *   parameter but request_uri, which it must not send.
+ * - A wallet's issuance (OID4VCI 1.0 section 5, after PAR): client_id and request_uri only.
+ */
+export const OidcAuthorizeQuery = z.object({
+  client_id: z
+    .string()
+    .describe('A relying party registered for a tenant (admin API: oidc-clients), or the wallet of a PAR'),
+  request_uri: z
+    .string()
+    .optional()
+    .describe(
+      'Issuance: the request_uri /oauth2/par returned; the page then asks for a code mailed to the holder',
+    ),
+  redirect_uri: z
+    .string()
+    .optional()
+    .describe('Sign-in: one of the client’s registered redirect URIs, character for character'),
+  response_type: z.literal('code').optional().describe('Sign-in: required'),
+  scope: z.string().optional().describe('Sign-in: space-separated, must contain openid'),
+  state: z.string().max(1024).optional().describe('Sign-in: returned unchanged to the redirect_uri'),
+  nonce: z.string().min(1).max(512).optional().describe('Sign-in: required; returned in the ID token'),
+  code_challenge: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/)
+    .optional()
+    .describe('Sign-in: required (PKCE, RFC 7636), the base64url SHA-256 of the code_verifier'),
+  code_challenge_method: z.literal('S256').optional().describe('Sign-in: required'),
+  response_mode: z.literal('query').optional(),
+});
+
+/**
+ * The query of GET /oauth2/authorize/complete: from the login page (`session`), or from the wallet's
+ * same-device redirect (`state` with `code`, the OID4VP response_code).
+ */
+export const OidcAuthorizeCompleteQuery = z.object({
+  session: z
+    .string()
+    .optional()
+    .describe('The login’s presentation session; the browser must hold its cookie'),
+  state: z.string().optional().describe('Same-device redirect: the session'),
+  code: z
+    .string()
+    .optional()
+    .describe('Same-device redirect: the response_code the verifier gave the wallet'),
+});

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** RFC 6749 section 5.1, and OpenID Connect Core 3.1.3.3 for the authorization_code grant. */
+export const OidcTokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z
+    .enum(['Bearer', 'DPoP'])
+    .describe('DPoP when a wallet redeemed its code with a DPoP proof: the token is bound to its key'),
+  expires_in: z.number().int(),
+  id_token: z
+    .string()
+    .optional()
+    .describe('authorization_code: the ID token (ES256) with the claims read from the presented credential'),
+  scope: z.string().optional(),
+});
