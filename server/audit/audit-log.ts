@@ -76,6 +76,13 @@ export async function appendAuditEvent(tx: EntityManager, entry: AuditEntry): Pr
   });
 }
 
+/**
+ * The events a transaction appended, for a subscriber's `afterTransactionCommit` (the metrics count
+ * them there): read after the commit, they are exactly the change that happened, and cost no query.
+ */
+export const auditEventsOf = (transaction: object): readonly Pick<PendingRow, 'action' | 'details'>[] =>
+  buffered.get(transaction) ?? [];
+
 /** One statement for all of a transaction's events; `ordinality` keeps their order in `pos`. */
 async function insertPending(tx: EntityManager, rows: PendingRow[]): Promise<void> {
   await tx.execute(

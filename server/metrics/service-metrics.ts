@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { AppContext } from '../app-context.js';
 import { bearerToken } from '../tenants/token-auth.js';
+import { domainMetrics } from './domain-metrics.js';
 import { httpMetrics } from './http-metrics.js';
 import { queueMetrics } from './queue-metrics.js';
 import { stateMetrics } from './state-metrics.js';
@@ -35,6 +36,8 @@ function createMetrics(ctx: MetricsContext): ServiceMetrics {
   // Process RSS, heap, event loop lag, GC: prom-client's standard process and Node.js series.
   collectDefaultMetrics({ register: registry });
   stateMetrics(registry, ctx.logger, () => ctx.orm.em.fork());
+  // On the ORM's own event manager, so only this service's transactions count here.
+  ctx.orm.em.getEventManager().registerSubscriber(domainMetrics(registry));
   const stopQueues = ctx.redis
     ? queueMetrics(registry, ctx.logger, ctx.redis, ctx.config.QUEUE_PREFIX)
     : async () => undefined;

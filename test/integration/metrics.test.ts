@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { employeePayload } from '../support/fixtures.js';
+import { walletHttp, walletWithCredential } from '../support/holder-setup.js';
+import { scimClient } from '../support/scim-client.js';
 import { freePort } from '../support/spawned-service.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -85,6 +87,86 @@ describe('/metrics', () => {
     expect((await scrape(`${own}/metrics`, null)).status).toBe(401);
     expect((await scrape(`${own}/metrics`)).text).toContain('http_requests_total');
     expect((await fetch(`${own}/api/v1/me`)).status).toBe(404);
+  });
+});
+
+const OFFERS = 'credservice_offers_created_total';
+const ISSUED = 'credservice_credentials_issued_total';
+const SESSIONS = 'credservice_presentation_sessions_created_total';
+const OUTCOMES = 'credservice_presentations_total';
+const SCIM = 'credservice_scim_operations_total';
+/** Every sample of the issuance, verification and SCIM counters, to see that none moved. */
+const domainSamples = (text: string) =>
+  text.split('\n').filter((l) => [OFFERS, ISSUED, SESSIONS, OUTCOMES, SCIM].some((n) => l.startsWith(n)));
+
+describe('issuance, verification and SCIM counters', () => {
+  const scimUser = (userName: string) => ({
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+    userName,
+    name: { givenName: 'Ana', familyName: 'Counted' },
+    emails: [{ primary: true, type: 'work', value: userName }],
+    active: true,
+  });
+  /** The change of each named sample across `step`. */
+  async function moved(step: () => Promise<void>, samples: [string, Record<string, string>?][]) {
+    const before = (await scrape()).text;
+    await step();
+    const after = (await scrape()).text;
+    return samples.map(([n, l]) => (sample(after, n, l) ?? 0) - (sample(before, n, l) ?? 0));
+  }
+
+  it('move by exactly one for an issuance, a verification and a SCIM create', async () => {
+    let wallet: Awaited<ReturnType<typeof walletWithCredential>>['wallet'] | undefined;
+    const issuance = await moved(async () => {
+      ({ wallet } = await walletWithCredential(f.integrator, f.smtp, 'counted@example.test'));
+    }, [[OFFERS, { delivery: 'ui' }], [ISSUED], [SESSIONS]]);
+    expect(issuance).toEqual([1, 1, 0]);
+    const verification = await moved(async () => {
+      const res = await f.integrator.createAuthorizationRequest({
+        body: { credential_configuration_id: 'LEARCredentialEmployee', response_mode: 'direct_post' },
+      });
+      if (res.status !== 201) throw new Error(`session: ${res.status}`);
+      await wallet?.present(res.body.authorization_request_uri, walletHttp);
+    }, [[SESSIONS], [OUTCOMES, { outcome: 'verified' }], [OUTCOMES, { outcome: 'failed' }], [ISSUED]]);
+    expect(verification).toEqual([1, 1, 0, 0]);
+    const scim = scimClient(f.t.baseUrl, f.tenant.id, f.tenant.scim_token);
+    const created = await moved(async () => {
+      expect((await scim.post('/Users', scimUser('scim-counted@example.test'))).status).toBe(201);
+    }, [[SCIM, { resource: 'user', operation: 'created' }], [SESSIONS]]);
+    expect(created).toEqual([1, 0]);
+  });
+
+  it('count a failed presentation by the class of its reason', async () => {
+    const [failed] = await moved(async () => {
+      const res = await f.integrator.createAuthorizationRequest({
+        body: { credential_configuration_id: 'LEARCredentialEmployee', response_mode: 'direct_post' },
+      });
+      if (res.status !== 201) throw new Error(`session: ${res.status}`);
+      const uri = decodeURIComponent(res.body.authorization_request_uri.split('request_uri=')[1] ?? '');
+      const jwt = await (await fetch(uri)).text();
+      const { state } = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString());
+      // The holder declines (OID4VP error response): the session fails with `wallet_access_denied`.
+      await fetch(`${f.t.baseUrl}/oid4vp/auth-response`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ error: 'access_denied', state }),
+      });
+    }, [[OUTCOMES, { outcome: 'failed', reason: 'wallet_declined' }]]);
+    expect(failed).toBe(1);
+  });
+
+  it('do not move for refused requests', async () => {
+    const scim = scimClient(f.t.baseUrl, f.tenant.id, f.tenant.scim_token);
+    expect((await scim.post('/Users', scimUser('twice@example.test'))).status).toBe(201);
+    const before = domainSamples((await scrape()).text);
+    expect(before.length).toBeGreaterThan(0);
+    // The same userName again (409), and an issuance the service cannot check (400).
+    expect((await scim.post('/Users', scimUser('twice@example.test'))).status).toBe(409);
+    const bad = await f.integrator.createIssuance({
+      body: { credential_configuration_id: 'NoSuchConfiguration', payload: {}, delivery: 'direct' },
+    });
+    expect(bad.status).toBeGreaterThanOrEqual(400);
+    expect(domainSamples((await scrape()).text)).toEqual(before);
   });
 });
 
