@@ -2,20 +2,30 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileWallet } from './src/file-wallet-store.js';
-import { HolderWallet, PresentationDeclinedError, WalletError } from './src/index.js';
+import {
+  type DcqlMatch,
+  dottedPath,
+  HolderWallet,
+  PresentationDeclinedError,
+  WalletError,
+} from './src/index.js';
 
 /**
  * A demo holder whose keys and credentials live in a directory (`--store`, default
  * ~/.credservice-wallet), so that one run receives and a later one presents:
  *   receive <offer-uri> --tx-code 123456   redeems an `openid-credential-offer://` link, verifies
  *                                           and stores the credential, prints its claims and status
- *   present <openid4vp-uri>                answers a verifier's request with a stored credential
+ *   present <openid4vp-uri>                answers a verifier's request with a stored credential;
+ *     --only mandatee.email (repeatable)   discloses only those of the requested claims
+ *     --dry-run                            prints what would be disclosed and sends nothing
  *   list                                   prints the stored credentials and their current status
  * Every command prints one JSON document on stdout. `--allow-http` for a local service without TLS.
  */
 const USAGE = `usage: npx tsx clients/wallet/cli.ts <command> [options]
   receive <offer-uri> [--tx-code CODE]   redeem a credential offer and store the credential
   present <openid4vp-uri>                present a stored credential to a verifier
+    [--only CLAIM]... [--dry-run]        disclose only these requested claims (dotted, e.g.
+                                         mandatee.email); print what would be sent, send nothing
   list                                   show the stored credentials and their status now
 options: --store DIR (default ~/.credservice-wallet)  --allow-http (a local service without TLS)`;
 
@@ -23,6 +33,8 @@ const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: {
     'tx-code': { type: 'string' },
+    only: { type: 'string', multiple: true },
+    'dry-run': { type: 'boolean', default: false },
     store: { type: 'string', default: path.join(os.homedir(), '.credservice-wallet') },
     'allow-http': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
@@ -51,14 +63,24 @@ try {
     }
     print({ store, credentials });
   } else if (command === 'present') {
-    const result = await wallet.present(uri ?? '');
-    const presented = Object.values(result.matches ?? {}).map((m) => ({
-      query: m.queryId,
-      credential: m.credential.id,
-      vct: m.credential.vct,
-      disclosures: m.disclosures.length,
-    }));
-    print({ verifier: result.request.client_id, presented, redirect_uri: result.redirectUri ?? null });
+    const options = values.only ? { only: values.only } : {};
+    // Which credential answers each query, and which of the requested claims go with it.
+    const describe = (matches: Record<string, DcqlMatch> = {}) =>
+      Object.values(matches).map((m) => ({
+        query: m.queryId,
+        credential: m.credential.id,
+        vct: m.credential.vct,
+        claims: m.claims.map((c) => dottedPath(c.path)),
+        disclosures: m.disclosures.length,
+      }));
+    if (values['dry-run']) {
+      const preview = await wallet.preview(uri ?? '', options);
+      print({ verifier: preview.request.client_id, dry_run: true, would_present: describe(preview.matches) });
+    } else {
+      const result = await wallet.present(uri ?? '', options);
+      const presented = describe(result.matches);
+      print({ verifier: result.request.client_id, presented, redirect_uri: result.redirectUri ?? null });
+    }
   } else {
     const credentials = [];
     for (const { id, vct, issuer, receivedAt, statusReference } of await wallet.list()) {

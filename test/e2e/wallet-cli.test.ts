@@ -116,3 +116,80 @@ describe('the wallet CLI', () => {
     expect(run.stderr).toMatch(/usage: .*cli\.ts <command>/);
   });
 });
+
+describe('present: the holder chooses what to disclose', () => {
+  let own: string;
+  let vct: string;
+  beforeAll(async () => {
+    // A store of its own with a live credential (the first describe revokes its credential).
+    own = await fs.mkdtemp(path.join(os.tmpdir(), 'credservice-wallet-only-'));
+    const offer = await mailedOffer(f.integrator, f.smtp, 'only.cli@acme.test');
+    const received = await wallet('receive', offer.offerUri, '--tx-code', offer.txCode, '--store', own);
+    if (received.code !== 0) throw new Error(received.stderr);
+    vct = JSON.parse(received.stdout).credentials[0].vct;
+  });
+  afterAll(() => fs.rm(own, { recursive: true, force: true }));
+  const present = (uri: string, ...args: string[]) => wallet('present', uri, '--store', own, ...args);
+
+  /** Asks for e-mail and first name, and accepts e-mail alone (claim_sets), so less can still verify. */
+  async function emailAndNameSession() {
+    const claims = [
+      { id: 'email', path: ['mandatee', 'email'] },
+      { id: 'first', path: ['mandatee', 'firstName'] },
+    ];
+    const res = await f.integrator.createAuthorizationRequest({
+      body: {
+        dcql_query: {
+          credentials: [
+            {
+              id: 'employee',
+              format: 'dc+sd-jwt',
+              meta: { vct_values: [vct] },
+              claims,
+              claim_sets: [['email', 'first'], ['email']],
+            },
+          ],
+        },
+      },
+    });
+    if (res.status !== 201) throw new Error(`session: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  }
+
+  it('--dry-run prints the credential and the requested claims, and sends nothing', async () => {
+    const s = await emailAndNameSession();
+    const run = await present(s.authorization_request_uri, '--dry-run');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out).toMatchObject({ dry_run: true, would_present: [{ query: 'employee', vct }] });
+    expect(out.would_present[0].claims).toEqual(['mandatee.email', 'mandatee.firstName']);
+    expect((await poll(s.session_id)).status).toBe('pending');
+  });
+
+  it('--only discloses fewer of the requested claims, and the verifier sees only those', async () => {
+    const s = await emailAndNameSession();
+    const all = JSON.parse((await present(s.authorization_request_uri, '--dry-run')).stdout);
+    const run = await present(s.authorization_request_uri, '--only', 'mandatee.email');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const [presented] = JSON.parse(run.stdout).presented;
+    expect(presented.claims).toEqual(['mandatee.email']);
+    expect(presented.disclosures).toBeLessThan(all.would_present[0].disclosures);
+    const result = await poll(s.session_id);
+    // mailedOffer keeps the fixture's mandatee e-mail in the credential.
+    expect(result).toMatchObject({
+      status: 'verified',
+      claims: { mandatee: { email: 'ana.ruiz@acme.test' } },
+    });
+    expect(result.claims?.mandatee).not.toHaveProperty('firstName');
+  });
+
+  it('--only naming a claim the verifier did not ask for is refused, and nothing is sent', async () => {
+    const s = await emailAndNameSession();
+    const run = await present(s.authorization_request_uri, '--only', 'mandatee.phone');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/not requested by the verifier: mandatee\.phone/);
+    expect((await poll(s.session_id)).status).toBe('pending');
+  });
+});

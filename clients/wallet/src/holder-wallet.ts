@@ -3,7 +3,12 @@ import type { CredentialStore, StoredCredential } from './credential-store.js';
 import { WalletError } from './errors.js';
 import type { HolderCrypto } from './holder-crypto.js';
 import type { HttpOptions } from './http.js';
-import { type PresentationResult, type PresentOptions, presentCredentials } from './present-credentials.js';
+import {
+  type PresentationResult,
+  type PresentOptions,
+  presentCredentials,
+  previewPresentation,
+} from './present-credentials.js';
 import { type ReceiveOptions, receiveCredentialOffer } from './receive-credential.js';
 import { type CredentialStatus, fetchCredentialStatus } from './status-list.js';
 
@@ -60,6 +65,14 @@ export class HolderWallet {
   async present(authorizationRequestUri: string, options: PresentOptions = {}): Promise<PresentationResult> {
     const credentials = await this.#store.list();
     return presentCredentials(authorizationRequestUri, credentials, this.#crypto, {
+      ...this.#http,
+      ...options,
+    });
+  }
+
+  /** What `present` would disclose for the link, with nothing sent to the verifier. */
+  async preview(authorizationRequestUri: string, options: PresentOptions = {}) {
+    return previewPresentation(authorizationRequestUri, await this.#store.list(), {
       ...this.#http,
       ...options,
     });

@@ -17,6 +17,7 @@ export * from './holder-wallet.js';
 export type { HttpOptions } from './http.js';
 export * from './issuer-keys.js';
 export * from './issuer-metadata.js';
+export * from './limit-disclosures.js';
 export * from './nonce.js';
 export * from './notification.js';
 export * from './present-credentials.js';

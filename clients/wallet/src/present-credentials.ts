@@ -2,6 +2,7 @@ import type { AuthorizationRequest, RequestValidationOptions } from './authoriza
 import type { StoredCredential } from './credential-store.js';
 import { WalletError } from './errors.js';
 import type { HolderCrypto } from './holder-crypto.js';
+import { limitDisclosures } from './limit-disclosures.js';
 import { fetchRequestObject } from './request-object.js';
 import { splitSdJwt } from './sd-jwt.js';
 import { createSdJwtPresentation } from './sd-jwt-presentation.js';
@@ -41,6 +42,8 @@ export interface PresentationMisbehaviour {
 export interface PresentOptions extends RequestValidationOptions {
   /** Picks a credential when several answer a query (the End-User's choice); the first by default. */
   choose?: ChooseCredential;
+  /** Disclose only these of the requested claims (dotted paths such as `mandatee.email`). */
+  only?: string[];
   /** Tell the verifier `access_denied` when the stored credentials cannot answer (default true). */
   declineWhenUnanswerable?: boolean;
   misbehave?: PresentationMisbehaviour;
@@ -62,6 +65,20 @@ export class PresentationDeclinedError extends WalletError {
   ) {
     super(message);
   }
+}
+
+/**
+ * What `presentCredentials` would present for the link, with nothing sent: the verified Request
+ * Object and, per credential query, the credential and the claims and disclosures chosen.
+ */
+export async function previewPresentation(
+  authorizationRequestUri: string,
+  credentials: StoredCredential[],
+  opts: PresentOptions = {},
+): Promise<{ request: AuthorizationRequest; matches: Record<string, DcqlMatch> }> {
+  const request = await fetchRequestObject(authorizationRequestUri, opts);
+  const matches = selectForDcql(request.dcql_query, credentials, opts.choose);
+  return { request, matches: opts.only ? limitDisclosures(matches, opts.only) : matches };
 }
 
 /**
@@ -93,6 +110,7 @@ export async function presentCredentials(
   let matches: Record<string, DcqlMatch>;
   try {
     matches = selectForDcql(request.dcql_query, credentials, opts.choose);
+    if (opts.only) matches = limitDisclosures(matches, opts.only);
   } catch (e) {
     if (!(e instanceof UnanswerableQueryError) || opts.declineWhenUnanswerable === false) throw e;
     const sent = await send({ error: e.error, error_description: e.message });

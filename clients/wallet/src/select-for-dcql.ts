@@ -33,6 +33,8 @@ export interface DcqlMatch {
   credential: StoredCredential;
   /** Encoded disclosures, in the order the issuer gave them. */
   disclosures: string[];
+  /** The claims queries these disclosures answer (the chosen `claim_sets` option, if any). */
+  claims: DcqlClaimsQuery[];
 }
 
 /** Picks among several stored credentials that answer one query; the first by default. */
@@ -60,14 +62,15 @@ export function selectForDcql(
 ): Record<string, DcqlMatch> {
   const queries = validateDcqlQuery(query);
   const trees = new Map(credentials.map((c) => [c.id, claimTree(c.compact)]));
-  const answers = new Map<string, { credential: StoredCredential; disclosures: Set<string> }[]>();
+  type Answer = { credential: StoredCredential; disclosures: Set<string>; claims: DcqlClaimsQuery[] };
+  const answers = new Map<string, Answer[]>();
   for (const q of queries) {
     const candidates = credentials.filter(
       (c) => q.format === 'dc+sd-jwt' && q.meta.vct_values?.includes(c.vct),
     );
     const answered = candidates.flatMap((credential) => {
-      const disclosures = claimsFor(q, trees.get(credential.id) as ClaimNode);
-      return disclosures ? [{ credential, disclosures }] : [];
+      const found = claimsFor(q, trees.get(credential.id) as ClaimNode);
+      return found ? [{ credential, ...found }] : [];
     });
     if (answered.length) answers.set(q.id, answered);
   }
@@ -90,14 +93,18 @@ export function selectForDcql(
     const picked = answered.find((a) => a.credential === credential);
     if (!picked) throw new WalletError(`the chosen credential does not satisfy credential query ${id}`);
     const order = splitSdJwt(credential.compact).disclosures;
-    result[id] = { queryId: id, credential, disclosures: order.filter((d) => picked.disclosures.has(d)) };
+    const disclosures = order.filter((d) => picked.disclosures.has(d));
+    result[id] = { queryId: id, credential, disclosures, claims: picked.claims };
   }
   return result;
 }
 
 /** The disclosures answering one query from one credential, or undefined when it cannot (§6.4.1). */
-function claimsFor(q: DcqlCredentialQuery, tree: ClaimNode): Set<string> | undefined {
-  if (!q.claims) return new Set();
+function claimsFor(
+  q: DcqlCredentialQuery,
+  tree: ClaimNode,
+): { disclosures: Set<string>; claims: DcqlClaimsQuery[] } | undefined {
+  if (!q.claims) return { disclosures: new Set(), claims: [] };
   const seen = new Set<string>();
   // Duplicate claim queries are ignored (§6.1).
   const claims = q.claims.filter(
@@ -110,7 +117,7 @@ function claimsFor(q: DcqlCredentialQuery, tree: ClaimNode): Set<string> | undef
       if (!found) return undefined;
       for (const d of found) out.add(d);
     }
-    return out;
+    return { disclosures: out, claims: selected };
   };
   if (!q.claim_sets) return union(claims);
   for (const option of q.claim_sets) {
