@@ -24,7 +24,9 @@ export function single(raw: unknown, where: string): unknown {
 
 export function normalizeScalar(attribute: ScimAttribute, raw: unknown, where: string): unknown {
   if (isUnset(raw)) return undefined;
-  const wrong = () => invalidValue(`${where} must be a ${attribute.type}, not ${JSON.stringify(raw)}`);
+  // An object or array is named, not printed: printing a deeply nested one overflows the stack.
+  const shown = Array.isArray(raw) ? 'an array' : typeof raw === 'object' ? 'an object' : JSON.stringify(raw);
+  const wrong = () => invalidValue(`${where} must be a ${attribute.type}, not ${shown}`);
   switch (attribute.type) {
     case 'boolean':
       if (typeof raw === 'boolean') return raw;
