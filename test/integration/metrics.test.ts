@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendAuditEvent } from '../../server/audit/audit-log.js';
 import { employeePayload } from '../support/fixtures.js';
 import { walletHttp, walletWithCredential } from '../support/holder-setup.js';
 import { scimClient } from '../support/scim-client.js';
@@ -166,6 +167,13 @@ describe('issuance, verification and SCIM counters', () => {
       body: { credential_configuration_id: 'NoSuchConfiguration', payload: {}, delivery: 'direct' },
     });
     expect(bad.status).toBeGreaterThanOrEqual(400);
+    expect(domainSamples((await scrape()).text)).toEqual(before);
+    // A change whose audit event was appended, then rolled back: counted only at commit, so not at all.
+    const change = f.t.service.context.orm.em.fork().transactional(async (tx) => {
+      await appendAuditEvent(tx, { tenantId: f.tenant.id, actor: 'test', action: 'scim.user.created' });
+      throw new Error('rolled back');
+    });
+    await expect(change).rejects.toThrow('rolled back');
     expect(domainSamples((await scrape()).text)).toEqual(before);
   });
 });
