@@ -2,12 +2,11 @@ import type { Request, Response } from 'express';
 import type { Config } from '../config.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-token-store.js';
-import { authenticateWallet, spendAttestationPop } from './client-attestation/authenticate-wallet.js';
-import { invalidDpopProof } from './dpop/dpop-errors.js';
-import { useDpopProof, verifyDpopProof } from './dpop/verify-dpop-proof.js';
+import { spendAttestationPop } from './client-attestation/authenticate-wallet.js';
+import { useDpopProof } from './dpop/verify-dpop-proof.js';
 import { invalidGrant, invalidRequest, OAuthError } from './oauth-error.js';
 import { redeemPreAuthorizedCode } from './redeem-pre-authorized-code.js';
-import { walletSecurity } from './wallet-security.js';
+import { tokenRequestProofs } from './token-request-proofs.js';
 
 /**
  * The pre-authorized code grant (OID4VCI 1.0 section 6.1), wherever the token request arrives: at
@@ -21,15 +20,7 @@ import { walletSecurity } from './wallet-security.js';
  */
 export async function preAuthorizedCodeGrant(req: Request, res: Response, config: Config, codes: OfferCodes) {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const security = walletSecurity(config);
-  const dpop = await verifyDpopProof(
-    req.headersDistinct.dpop,
-    { method: req.method, url: `${config.issuerUrl}${req.path}` },
-    security.nonces,
-  );
-  if (!dpop && security.dpopRequired)
-    throw invalidDpopProof('this issuer binds access tokens to a DPoP key: send a DPoP proof (RFC 9449)');
-  const wallet = await authenticateWallet(req, security, config.issuerUrl);
+  const { security, dpop, wallet } = await tokenRequestProofs(req, config);
   const code = body['pre-authorized_code'];
   if (typeof code !== 'string' || !code) throw invalidRequest('pre-authorized_code is required, once');
   if (body.tx_code !== undefined && typeof body.tx_code !== 'string')

@@ -5,12 +5,12 @@ import type { Config } from '../../config.js';
 import type { TtlStore } from '../../ephemeral/ttl-store.js';
 import { Issuance } from '../../issuance/issuance.entity.js';
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from '../access-token-store.js';
-import { authenticateWallet, spendAttestationPop } from '../client-attestation/authenticate-wallet.js';
+import { spendAttestationPop } from '../client-attestation/authenticate-wallet.js';
 import { invalidClient } from '../client-attestation/client-attestation-errors.js';
 import { invalidDpopProof } from '../dpop/dpop-errors.js';
-import { useDpopProof, verifyDpopProof } from '../dpop/verify-dpop-proof.js';
+import { useDpopProof } from '../dpop/verify-dpop-proof.js';
 import { invalidGrant, invalidRequest } from '../oauth-error.js';
-import { walletSecurity } from '../wallet-security.js';
+import { tokenRequestProofs } from '../token-request-proofs.js';
 import {
   AUTHORIZATION_CODE_TTL_SECONDS,
   ISSUANCE_CODE_PREFIX,
@@ -43,15 +43,7 @@ const text = (body: Record<string, unknown>, name: string): string => {
  */
 export async function authorizationCodeGrant(req: Request, res: Response, config: Config, store: TtlStore) {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const security = walletSecurity(config);
-  const dpop = await verifyDpopProof(
-    req.headersDistinct.dpop,
-    { method: req.method, url: `${config.issuerUrl}${req.path}` },
-    security.nonces,
-  );
-  if (!dpop && security.dpopRequired)
-    throw invalidDpopProof('this issuer binds access tokens to a DPoP key: send a DPoP proof (RFC 9449)');
-  const wallet = await authenticateWallet(req, security, config.issuerUrl);
+  const { security, dpop, wallet } = await tokenRequestProofs(req, config);
   const code = text(body, 'code');
   const verifier = text(body, 'code_verifier');
   const redirectUri = text(body, 'redirect_uri');
