@@ -28,6 +28,9 @@ export function queueMetrics(
     registers: [registry],
     async collect() {
       this.reset();
+      // With Redis down a read would wait for it (the connection retries forever): the scrape must
+      // answer, and credservice_dependency_up already says why these samples are missing.
+      if (redis.status !== 'ready') return;
       try {
         for (const { topic, queue } of queues) {
           const counts = await queue.getJobCounts(...STATES);

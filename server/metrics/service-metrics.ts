@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { AppContext } from '../app-context.js';
 import { bearerToken } from '../tenants/token-auth.js';
+import { dependencyMetrics } from './dependency-metrics.js';
 import { domainMetrics } from './domain-metrics.js';
 import { httpMetrics } from './http-metrics.js';
 import { queueMetrics } from './queue-metrics.js';
@@ -36,6 +37,7 @@ function createMetrics(ctx: MetricsContext): ServiceMetrics {
   // Process RSS, heap, event loop lag, GC: prom-client's standard process and Node.js series.
   collectDefaultMetrics({ register: registry });
   stateMetrics(registry, ctx.logger, () => ctx.orm.em.fork());
+  dependencyMetrics(registry, () => ctx.orm.em.fork(), ctx.redis);
   // On the ORM's own event manager, so only this service's transactions count here.
   ctx.orm.em.getEventManager().registerSubscriber(domainMetrics(registry));
   const stopQueues = ctx.redis

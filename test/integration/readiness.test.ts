@@ -9,12 +9,16 @@ import { until } from '../support/until.js';
  * it stays ready and says what is degraded; a node whose database does not answer is not ready, and
  * is again as soon as the database is back.
  */
+const METRICS_TOKEN = 'readiness-metrics-token-of-32-characters';
 let redisless: TestService;
 let t: TestService;
 beforeAll(async () => {
   const closedPort = await freePort();
-  redisless = await startTestService({ env: { REDIS_URL: `redis://127.0.0.1:${closedPort}`, ROLE: 'api' } });
-  t = await startTestService({ env: { ROLE: 'api' } });
+  const metrics = { METRICS_TOKEN: METRICS_TOKEN };
+  redisless = await startTestService({
+    env: { REDIS_URL: `redis://127.0.0.1:${closedPort}`, ROLE: 'api', ...metrics },
+  });
+  t = await startTestService({ env: { ROLE: 'api', ...metrics } });
 });
 afterAll(async () => {
   await redisless?.stop();
@@ -25,6 +29,29 @@ const ready = async (s: TestService) => {
   const res = await fetch(`${s.baseUrl}/readyz`);
   return { status: res.status, body: (await res.json()) as { status: string; degraded?: string[] } };
 };
+
+/** The `credservice_dependency_up` samples of a node's /metrics. */
+const dependencyUp = async (s: TestService) => {
+  const res = await fetch(`${s.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await res.text();
+  const value = (dependency: string) =>
+    Number(
+      new RegExp(`^credservice_dependency_up\\{dependency="${dependency}"\\} (\\d)`, 'm').exec(text)?.[1],
+    );
+  return { database: value('database'), redis: value('redis') };
+};
+
+describe('dependency metrics', () => {
+  it('show Redis down on the degraded node and both up on the healthy one', async () => {
+    expect(await dependencyUp(redisless)).toEqual({ database: 1, redis: 0 });
+    expect(
+      await until(
+        () => dependencyUp(t),
+        (v) => v.redis === 1,
+      ),
+    ).toEqual({ database: 1, redis: 1 });
+  });
+});
 
 describe('readiness', () => {
   it('stays ready while Redis is unreachable, says what is degraded, and keeps serving', async () => {
