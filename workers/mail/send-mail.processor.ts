@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MailMessage } from '../../server/mail/mail-message.entity.js';
-import { Tenant } from '../../server/tenants/tenant.entity.js';
+import { cachedTenant } from '../../server/tenants/tenant-cache.js';
 import type { Processor } from '../job-context.js';
 import { retryBriefly } from '../retry-briefly.js';
 import { renderMail } from './templates.js';
 
 /**
- * Sends one stored message, from its tenant's `mail_from` when set (read at sending time, so a
- * changed sender applies to mail still queued), else from MAIL_FROM. Idempotent: a message already
- * sent is skipped. It is marked sent the moment the SMTP server has accepted it, so only a message in
+ * Sends one stored message, from its tenant's `mail_from` when set (read at sending time through the
+ * node's tenant cache, which every change invalidates, so a changed sender applies to mail still
+ * queued), else from MAIL_FROM. Idempotent: a message already sent is skipped. It is marked sent the moment the SMTP server has accepted it, so only a message in
  * the SMTP conversation when a worker dies can go out twice. Once sent, its parameters (which may
  * include a one-time code) are erased.
  */
@@ -17,7 +17,7 @@ export const sendMailProcessor: Processor = async ({ mailId }, { em, config, mai
   if (!message) throw new Error(`mail ${mailId} does not exist`);
   if (message.sentAt) return;
   const rendered = renderMail(message.template, message.params ?? {});
-  const tenant = message.tenantId ? await em.findOne(Tenant, { id: message.tenantId }) : null;
+  const tenant = message.tenantId ? await cachedTenant(em, message.tenantId) : undefined;
   const from = tenant?.mailFrom ?? config.MAIL_FROM;
   await mail.send({ id: message.id, from, to: message.recipient, ...rendered });
   await markSent(em, message.id);
