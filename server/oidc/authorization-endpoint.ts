@@ -1,10 +1,10 @@
 import type { Express, Request, Response } from 'express';
 import type { AppContext } from '../app-context.js';
 import { asyncHandler } from '../http/async-handler.js';
-import { allowLogo, loadTenantPage } from '../tenants/branded-page.js';
+import { allowLogo, loadTenantPage, renderErrorPage } from '../tenants/branded-page.js';
 import { AuthorizationError, readAuthorizationRequest, redirectTo } from './authorization-request.js';
 import { issueAuthorizationCode } from './issue-authorization-code.js';
-import { renderErrorPage, renderLoginPage } from './login-page.js';
+import { renderLoginPage } from './login-page.js';
 import { LOGIN_SCRIPT } from './login-script.js';
 import { COMPLETE_PATH, startLogin } from './start-login.js';
 

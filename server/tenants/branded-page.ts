@@ -103,3 +103,64 @@ export function expiryHtml(at: Date): string {
   }).format(at);
   return `<time datetime="${at.toISOString()}">${escapeHtml(text)} UTC</time>`;
 }
+
+/**
+ * The look every tenant page shares (the band, the card, the heading, the expiry line, errors).
+ * Inline styles are allowed by helmet's default CSP (style-src 'unsafe-inline'); scripts are not.
+ * --brand and --on-brand are the tenant's colour (brandCss) or the default blue.
+ */
+const PAGE_STYLE = `
+:root { --brand: ${DEFAULT_COLOR}; --on-brand: #fff; }
+body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #1d2330; }
+.brand { display: flex; align-items: center; gap: .75rem; padding: .75rem 1.25rem;
+         background: var(--brand); color: var(--on-brand); font-weight: 600; }
+.brand .logo { height: 2rem; max-width: 8rem; object-fit: contain; }
+main { max-width: 26rem; margin: 3rem auto; padding: 2rem; background: #fff; border-radius: 12px;
+       box-shadow: 0 1px 4px rgba(0,0,0,.1); text-align: center; }
+h1 { font-size: 1.35rem; margin: 0 0 .5rem; }
+.expiry { color: #5b6270; font-size: .9rem; }
+.error { color: #b3261e; }`;
+
+export interface PageOptions {
+  /** The page's own rules, after the shared ones. */
+  style?: string;
+  /** A script served separately (the CSP forbids inline scripts). */
+  script?: string;
+  /** The tenant's look: its colour and the band with its logo and name. */
+  brand?: TenantPage;
+}
+
+/** The HTML document around a page's body: the shared look, then the page's style, script and brand. */
+export function brandedPage(title: string, body: string, o: PageOptions = {}): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style>${PAGE_STYLE}${o.style ?? ''}${o.brand ? brandCss(o.brand) : ''}</style>
+${o.script ? `<script src="${escapeHtml(o.script)}" defer></script>` : ''}
+</head>
+<body>
+${o.brand ? brandHeader(o.brand) : ''}
+${body}
+</body>
+</html>
+`;
+}
+
+/**
+ * A sign-in error that must not be sent to the client or wallet (its redirect_uri is not trusted),
+ * shown to the user instead: the OpenID Connect login and the issuance sign-in both use it.
+ */
+export function renderErrorPage(error: string, description: string): string {
+  return brandedPage(
+    'Sign-in failed',
+    `<main id="error" data-error="${escapeHtml(error)}">
+<h1>Sign-in failed</h1>
+<p class="error">${escapeHtml(description)}</p>
+<p><small>${escapeHtml(error)}</small></p>
+</main>`,
+  );
+}
