@@ -11,6 +11,7 @@ import { employeePayload } from '../fixtures.js';
 import { scimClient } from '../scim-client.js';
 import { acmeTenant } from '../test-service.js';
 import { until } from '../until.js';
+import { issueByAuthorizationCode } from './authorization-code.js';
 import type { Mailbox } from './mailbox.js';
 import { oidcLogin } from './oidc-login.js';
 
@@ -100,6 +101,11 @@ export class Mission {
     const link = /href="(openid-credential-offer:[^"]+)"/.exec(page)?.[1]?.replaceAll('&amp;', '&');
     const [stored] = await wallet.receive(link ?? '', { txCode: txCode ?? '' });
     return stored as StoredCredential;
+  }
+
+  /** HAIP's authorization code flow (PAR, mailed one-time code, DPoP) with a third-party wallet. */
+  issueByAuthorizationCode() {
+    return issueByAuthorizationCode(this.baseUrl, this.integrator, this.mailbox, this.nextEmail());
   }
 
   /** direct: the signed credential is in the answer, bound to the wallet's key. */
