@@ -1,16 +1,16 @@
 import net from 'node:net';
 import type { Request } from 'express';
+import { normalizeAddress } from '../outbound/address-policy.js';
 
 /**
- * The key a client address is counted under: the IPv4 address, or the /64 an IPv6 address belongs
- * to (one subscriber usually holds a whole /64, so counting single IPv6 addresses would let one
- * client rotate through billions of keys). `req.ip` already honours TRUST_PROXY.
+ * The key a client address is counted under: the IPv4 address (also when IPv4-mapped, as
+ * outbound/address-policy reads it), or the /64 an IPv6 address belongs to (one subscriber usually
+ * holds a whole /64, so counting single IPv6 addresses would let one client rotate through billions
+ * of keys). `req.ip` already honours TRUST_PROXY.
  */
 export function addressKey(req: Request): string {
-  const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped?.[1]) return mapped[1];
-  if (!net.isIPv6(ip)) return ip;
+  const { address: ip, family } = normalizeAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  if (family === 'ipv4' || !net.isIPv6(ip)) return ip;
   return `${expandIpv6(ip).slice(0, 4).join(':')}::/64`;
 }
 
