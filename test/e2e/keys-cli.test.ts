@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCli } from '../support/admin-cli.js';
 import { makeTestCa } from '../support/test-ca.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { x509 } from '../support/x5c-validation.js';
@@ -23,19 +22,7 @@ afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]) {
-  try {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'clients/cli/main.ts', ...args],
-      { env: { ...process.env, CREDSERVICE_URL: t.baseUrl, ADMIN_TOKEN: t.adminToken } },
-    );
-    return { code: 0, body: JSON.parse(stdout) };
-  } catch (e) {
-    const failed = e as { code?: number; stdout?: string };
-    return { code: failed.code ?? -1, body: failed.stdout ? JSON.parse(failed.stdout) : undefined };
-  }
-}
+const cli = (...args: string[]) => runAdminCli(t, ...args);
 
 describe('npm run cli -- keys …', () => {
   it('csr to a file, import-chain from a file, development-ca to a file', async () => {

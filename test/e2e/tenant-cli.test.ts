@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCli } from '../support/admin-cli.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 /**
@@ -13,19 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-async function cli(...args: string[]) {
-  try {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'clients/cli/main.ts', ...args],
-      { env: { ...process.env, CREDSERVICE_URL: t.baseUrl, ADMIN_TOKEN: t.adminToken } },
-    );
-    return { code: 0, body: JSON.parse(stdout) };
-  } catch (e) {
-    const failed = e as { code?: number; stdout?: string };
-    return { code: failed.code ?? -1, body: failed.stdout ? JSON.parse(failed.stdout) : undefined };
-  }
-}
+const cli = (...args: string[]) => runAdminCli(t, ...args);
 
 describe('npm run cli -- tenant …', () => {
   it('creates a tenant with its mandator, then sets its mail sender and branding', async () => {

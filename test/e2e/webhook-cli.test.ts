@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCli } from '../support/admin-cli.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 
 /** The admin CLI's webhook commands as an operator types them, against the service at CREDSERVICE_URL. */
@@ -15,21 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-async function cli(...args: string[]) {
-  const parse = (out: string | undefined) =>
-    out?.trim() && out.trim() !== 'undefined' ? JSON.parse(out) : undefined;
-  try {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'clients/cli/main.ts', ...args],
-      { env: { ...process.env, CREDSERVICE_URL: t.baseUrl, ADMIN_TOKEN: t.adminToken } },
-    );
-    return { code: 0, body: parse(stdout) };
-  } catch (e) {
-    const failed = e as { code?: number; stdout?: string };
-    return { code: failed.code ?? -1, body: parse(failed.stdout) };
-  }
-}
+const cli = (...args: string[]) => runAdminCli(t, ...args);
 
 describe('npm run cli -- webhook …', () => {
   it('registers, lists, rotates, shows deliveries of and removes an endpoint', async () => {

@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, createIntegratorClient } from '../../clients/integrator/src/index.js';
+import { runAdminCli } from '../support/admin-cli.js';
 import { employeePayload } from '../support/fixtures.js';
 import { type IssuerPki, issuerPki, issueWithX5c, keyIdOf } from '../support/issuer-x509.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
@@ -41,13 +40,7 @@ afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]) {
-  const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'clients/cli/main.ts', ...args], {
-    env: { ...process.env, CREDSERVICE_URL: t.baseUrl, ADMIN_TOKEN: t.adminToken },
-  });
-  const { stdout } = await run.catch((e: { stdout: string }) => e);
-  return JSON.parse(stdout);
-}
+const cli = async (...args: string[]) => (await runAdminCli(t, ...args)).body;
 
 const badge = async (holder: ThirdPartyHolder, ca: IssuerPki) =>
   issueWithX5c({

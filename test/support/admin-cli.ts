@@ -1,0 +1,24 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { TestService } from './test-service.js';
+
+/**
+ * Runs the admin CLI (clients/cli/main.ts) as an operator types it, against the test service at
+ * CREDSERVICE_URL with its admin token. Resolves to the exit code and the JSON the CLI printed
+ * (undefined when it printed nothing).
+ */
+export async function runAdminCli(t: TestService, ...args: string[]) {
+  const parse = (out: string | undefined) =>
+    out?.trim() && out.trim() !== 'undefined' ? JSON.parse(out) : undefined;
+  try {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'clients/cli/main.ts', ...args],
+      { env: { ...process.env, CREDSERVICE_URL: t.baseUrl, ADMIN_TOKEN: t.adminToken } },
+    );
+    return { code: 0, body: parse(stdout) };
+  } catch (e) {
+    const failed = e as { code?: number; stdout?: string };
+    return { code: failed.code ?? -1, body: parse(failed.stdout) };
+  }
+}
