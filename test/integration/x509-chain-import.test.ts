@@ -1,7 +1,7 @@
 import { webcrypto } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { createIntegratorClient } from '../../clients/integrator/src/index.js';
-import { employeePayload } from '../support/fixtures.js';
+import { issueDirectCredential } from '../support/fixtures.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { makeTestCa, type TestCa } from '../support/test-ca.js';
 import { decodeHeader, sansOf, validateX5c, x5cVerifier, x509 } from '../support/x5c-validation.js';
@@ -39,17 +39,7 @@ async function importChain(kid: string, pem: string) {
   return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as never };
 }
 
-async function issuedCredential(): Promise<string> {
-  const res = await integrator.createIssuance({
-    body: {
-      credential_configuration_id: 'LEARCredentialEmployee',
-      payload: employeePayload(),
-      delivery: 'direct',
-    },
-  });
-  if (res.status !== 201 || !res.body.credential) throw new Error(`issuance: ${res.status}`);
-  return res.body.credential;
-}
+const issuedCredential = () => issueDirectCredential(integrator);
 
 describe('certificate signing request and chain import', () => {
   it('a CSR for the active issuer key, named after ISSUER_URL, signed with the key', async () => {

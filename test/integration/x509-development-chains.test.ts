@@ -5,7 +5,7 @@ import type { createIntegratorClient } from '../../clients/integrator/src/index.
 import { WalletError } from '../../clients/wallet/src/index.js';
 import { KeyEncryption } from '../../server/keys/key-encryption.js';
 import { LocalKeyStore } from '../../server/keys/local-key-store.js';
-import { employeePayload } from '../support/fixtures.js';
+import { issueDirectCredential } from '../support/fixtures.js';
 import { walletHttp, walletWithCredential } from '../support/holder-setup.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { makeTestCa } from '../support/test-ca.js';
@@ -32,17 +32,7 @@ afterAll(() => f.stop());
 
 const issuerUrl = () => f.t.service.context.config.issuerUrl;
 
-async function issueDirect(): Promise<string> {
-  const res = await integrator.createIssuance({
-    body: {
-      credential_configuration_id: 'LEARCredentialEmployee',
-      payload: employeePayload(),
-      delivery: 'direct',
-    },
-  });
-  if (res.status !== 201 || !res.body.credential) throw new Error(`issuance: ${res.status}`);
-  return res.body.credential;
-}
+const issueDirect = () => issueDirectCredential(integrator);
 
 describe('development certificates', () => {
   it('an SD-JWT VC carries kid and an x5c chain to the development root; iss is the leaf URI SAN', async () => {

@@ -1,3 +1,5 @@
+import type { createIntegratorClient } from '../../clients/integrator/src/index.js';
+
 /** A valid LEARCredentialEmployee payload (SPEC 2.1). */
 export const employeePayload = () => ({
   mandator: {
@@ -15,4 +17,19 @@ export const employeePayload = () => ({
 export interface CredentialOfferJson {
   credential_issuer: string;
   grants: Record<string, { 'pre-authorized_code': string; tx_code?: { length?: number } }>;
+}
+
+/** A LEARCredentialEmployee issued with `delivery: 'direct'`: the credential itself, or a thrown error. */
+export async function issueDirectCredential(
+  integrator: ReturnType<typeof createIntegratorClient>,
+): Promise<string> {
+  const res = await integrator.createIssuance({
+    body: {
+      credential_configuration_id: 'LEARCredentialEmployee',
+      payload: employeePayload(),
+      delivery: 'direct',
+    },
+  });
+  if (res.status !== 201 || !res.body.credential) throw new Error(`issuance: ${res.status}`);
+  return res.body.credential;
 }
