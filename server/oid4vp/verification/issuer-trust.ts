@@ -17,14 +17,23 @@ export interface IssuerTrust {
 
 /**
  * The X.509 path (SD-JWT VC, inline X.509 certificates): the `x5c` chain validates to one of the
- * tenant's anchors, its leaf names `iss`, and the JWS verifies with the leaf's key.
+ * tenant's anchors, its leaf names `iss`, and the JWS verifies with the leaf's key. A leaf holding
+ * the key of `credentialChain`'s leaf (a Status List Token signed with the credential's own key)
+ * need not name `iss`.
  */
-export async function verifyByChain(jws: DecodedJws, iss: string, checks: Checks, what: string) {
+export async function verifyByChain(
+  jws: DecodedJws,
+  iss: string,
+  checks: Checks,
+  what: string,
+  credentialChain?: ValidatedChain,
+) {
   const chain = validateChain(jws.header.x5c, checks.anchors, {
     now: checks.now,
     skewSeconds: checks.skewSeconds,
   });
-  checkIssuerName(iss, chain.leaf);
+  const credentialKey = credentialChain?.leaf.node.publicKey;
+  if (!credentialKey?.equals(chain.leaf.node.publicKey)) checkIssuerName(iss, chain.leaf);
   await verifyWithKey(jws, chain.leafJwk, `${what} (with the key of its x5c leaf certificate)`);
   return chain;
 }

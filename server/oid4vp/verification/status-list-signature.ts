@@ -1,9 +1,7 @@
-import type { IssuerTrust } from './issuer-trust.js';
+import { type IssuerTrust, verifyByChain } from './issuer-trust.js';
 import { type DecodedJws, verifyWithKey, verifyWithKeys } from './jws.js';
 import { PresentationError } from './presentation-error.js';
 import type { Checks } from './types.js';
-import { validateChain } from './x509-chain.js';
-import { checkIssuerName } from './x509-issuer-name.js';
 
 /**
  * Verifies the signature of a Status List Token of the credential issuer `issuer` the ways Token
@@ -25,14 +23,7 @@ export async function verifyStatusListSignature(
   let chainFailure: PresentationError | undefined;
   if (jws.header.x5c !== undefined && checks.anchors.length > 0) {
     try {
-      const chain = validateChain(jws.header.x5c, checks.anchors, {
-        now: checks.now,
-        skewSeconds: checks.skewSeconds,
-      });
-      const credentialKey = trust.chain?.leaf.node.publicKey;
-      if (!credentialKey?.equals(chain.leaf.node.publicKey)) checkIssuerName(issuer, chain.leaf);
-      await verifyWithKey(jws, chain.leafJwk, `${what} (with the key of its x5c leaf certificate)`);
-      return chain.validUntil;
+      return (await verifyByChain(jws, issuer, checks, what, trust.chain)).validUntil;
     } catch (e) {
       if (!(e instanceof PresentationError)) throw e;
       chainFailure = e;
