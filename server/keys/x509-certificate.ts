@@ -1,9 +1,6 @@
-import { X509Certificate as NodeCertificate, webcrypto } from 'node:crypto';
-// @peculiar/x509 resolves its services through tsyringe, which needs the Reflect metadata polyfill first.
-import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
-
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+import { X509Certificate as NodeCertificate } from 'node:crypto';
+// x509-support sets @peculiar/x509 up (Reflect metadata, Node's WebCrypto) once for every user.
+import { x509 } from './x509-support.js';
 
 /** Extensions whose meaning the chain check knows (RFC 5280 §4.2): a critical one of any other kind is refused. */
 const UNDERSTOOD_EXTENSIONS = new Set([
