@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Signer } from '../keys/signer.js';
 import { invalidGrant, invalidRequest } from '../oid4vci/oauth-error.js';
+import { hashSecret, secretMatches } from '../tenants/token-secret.js';
 import { subjectOf } from './mapped-claims.js';
 
 export const ID_TOKEN_TTL_SECONDS = 300;
@@ -11,8 +11,6 @@ interface Redeemed {
   tenant_id: string;
   result: { claims?: Record<string, unknown>; credential_type?: string | null } | null;
 }
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
 /**
  * Exchanges a response_code from the OID4VP same-device redirect for an ID token with the verified
@@ -32,7 +30,7 @@ export async function exchangeResponseCode(
 ) {
   if (typeof binding !== 'string' || !binding)
     throw invalidRequest('session_binding is required: the secret returned when the session was created');
-  const hash = sha256(code).toString('hex');
+  const hash = hashSecret(code);
   const session = await em.transactional(async (tx) => {
     const [row] = await tx.execute<(Redeemed & { session_binding_hash: string | null })[]>(
       `select id, tenant_id, result, session_binding_hash from presentation_session
@@ -41,9 +39,7 @@ export async function exchangeResponseCode(
       [hash, clientId],
     );
     if (!row) throw invalidGrant('the code is unknown, used, expired or not for this client');
-    const expected = Buffer.from(row.session_binding_hash ?? '', 'hex');
-    const given = sha256(binding);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    if (!secretMatches(binding, row.session_binding_hash ?? ''))
       throw invalidGrant('the code was not issued to this session (session_binding does not match)');
     await tx.execute('update presentation_session set response_code_hash = null where id = ?', [row.id]);
     return row;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { secretMatches } from '../tenants/token-secret.js';
@@ -113,10 +113,8 @@ function checkResponseCode(
       'invalid_request',
       'your wallet answered on this device: continue with the page it opened (it carries a response_code)',
     );
-  const expected = Buffer.from(session.responseCodeHash, 'hex');
-  const given = createHash('sha256').update(responseCode).digest();
   const fresh = session.responseCodeExpiresAt && new Date(session.responseCodeExpiresAt) > new Date();
-  if (expected.length !== given.length || !timingSafeEqual(expected, given) || !fresh)
+  if (!secretMatches(responseCode, session.responseCodeHash) || !fresh)
     throw new AuthorizationError(
       'invalid_request',
       'the response_code is not this sign-in’s, or has expired',
