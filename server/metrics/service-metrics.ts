@@ -1,8 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { AppContext } from '../app-context.js';
-import { bearerToken } from '../tenants/token-auth.js';
+import { bearerSecretCheck } from '../tenants/token-auth.js';
 import { dependencyMetrics } from './dependency-metrics.js';
 import { domainMetrics } from './domain-metrics.js';
 import { httpMetrics } from './http-metrics.js';
@@ -43,25 +42,14 @@ function createMetrics(ctx: MetricsContext): ServiceMetrics {
   const stopQueues = ctx.redis
     ? queueMetrics(registry, ctx.logger, ctx.redis, ctx.config.QUEUE_PREFIX)
     : async () => undefined;
-  const token = ctx.config.METRICS_TOKEN;
-  const expected = token ? createHash('sha256').update(token).digest() : undefined;
+  const presentsToken = bearerSecretCheck(ctx.config.METRICS_TOKEN);
   return {
     registry,
     observeRequests: httpMetrics(registry),
     async serve(req, res) {
-      if (expected) {
-        // Hashed first, so the constant-time comparison takes the same time whatever is presented.
-        const presented = createHash('sha256')
-          .update(bearerToken(req.headers.authorization) ?? '')
-          .digest();
-        if (!timingSafeEqual(presented, expected)) {
-          res
-            .status(401)
-            .set('www-authenticate', 'Bearer')
-            .type('text/plain')
-            .send('METRICS_TOKEN required\n');
-          return;
-        }
+      if (presentsToken && !presentsToken(req.headers.authorization)) {
+        res.status(401).set('www-authenticate', 'Bearer').type('text/plain').send('METRICS_TOKEN required\n');
+        return;
       }
       res
         .set('cache-control', 'no-store')

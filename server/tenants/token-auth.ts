@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TokenKind } from './api-token.entity.js';
 import { cachedToken } from './tenant-cache.js';
@@ -32,4 +33,22 @@ export async function authenticateToken(
 export function bearerToken(header: string | undefined): string | undefined {
   const m = /^Bearer +(\S+) *$/i.exec(header ?? '');
   return m?.[1];
+}
+
+/**
+ * Whether `Authorization: Bearer <secret>` presents `secret` (a configured one, like ADMIN_TOKEN),
+ * or undefined when no secret is set. Both sides are hashed first, so the constant-time comparison
+ * takes the same time whatever the presented length.
+ */
+export function bearerSecretCheck(
+  secret: string | undefined,
+): ((header: string | undefined) => boolean) | undefined {
+  if (!secret) return undefined;
+  const expected = createHash('sha256').update(secret).digest();
+  return (header) => {
+    const presented = bearerToken(header);
+    return (
+      presented !== undefined && timingSafeEqual(createHash('sha256').update(presented).digest(), expected)
+    );
+  };
 }
