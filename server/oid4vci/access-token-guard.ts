@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Config } from '../config.js';
-import { grantOfAccessToken } from './access-token-store.js';
+import { type AccessTokenGrant, grantOfAccessToken } from './access-token-store.js';
 import { sameString } from './dpop/check-dpop-claims.js';
 import { atResource, invalidDpopProof } from './dpop/dpop-errors.js';
 import { useDpopProof, verifyDpopProof } from './dpop/verify-dpop-proof.js';
@@ -22,12 +22,13 @@ const asResource = async <T>(check: () => Promise<T>): Promise<T> => {
 };
 
 /**
- * The issuance a credential or notification request's access token is bound to. A Bearer token
- * comes as `Authorization: Bearer`; a DPoP-bound one (RFC 9449 section 7) as `Authorization: DPoP`
- * with a proof of the token's key for this very request (`htm`, `htu`, `ath`, our nonce, an unused
- * jti). A DPoP-bound token sent as Bearer is refused, so a stolen token alone is worth nothing.
+ * What the access token of a credential or notification request grants (its issuance and that
+ * issuance's configuration). A Bearer token comes as `Authorization: Bearer`; a DPoP-bound one
+ * (RFC 9449 section 7) as `Authorization: DPoP` with a proof of the token's key for this very request
+ * (`htm`, `htu`, `ath`, our nonce, an unused jti). A DPoP-bound token sent as Bearer is refused, so a
+ * stolen token alone is worth nothing.
  */
-export async function issuanceOfRequest(req: Request, res: Response, config: Config): Promise<string> {
+export async function grantOfRequest(req: Request, res: Response, config: Config): Promise<AccessTokenGrant> {
   const security = walletSecurity(config);
   const challenge = security.dpopRequired ? 'DPoP' : 'Bearer';
   const m = AUTHORIZATION.exec(req.headers.authorization ?? '');
@@ -39,7 +40,7 @@ export async function issuanceOfRequest(req: Request, res: Response, config: Con
   if (!grant.dpopJkt) {
     if (scheme === 'DPoP')
       throw invalidToken('this access token is not DPoP-bound; send it as Bearer', 'DPoP');
-    return grant.issuanceId;
+    return grant;
   }
   if (scheme !== 'DPoP')
     throw invalidToken(
@@ -55,5 +56,5 @@ export async function issuanceOfRequest(req: Request, res: Response, config: Con
     await useDpopProof(req.em, proof);
   });
   res.setHeader('DPoP-Nonce', security.nonces.current());
-  return grant.issuanceId;
+  return grant;
 }

@@ -6,9 +6,13 @@ export const ACCESS_TOKEN_TTL_SECONDS = 300;
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** What an access token stands for: its issuance, and the DPoP key it is bound to, if any. */
+/**
+ * What an access token stands for: its issuance and the credential configuration it offers, and the
+ * DPoP key it is bound to, if any.
+ */
 export interface AccessTokenGrant {
   issuanceId: string;
+  configurationId: string;
   /** RFC 9449 `cnf.jkt`: the JWK SHA-256 thumbprint of the wallet's DPoP key; absent for Bearer. */
   dpopJkt?: string;
 }
@@ -32,15 +36,26 @@ export async function issueAccessToken(
   return token;
 }
 
-/** The grant of an unexpired access token, if any. */
+/**
+ * The grant of an unexpired access token, if any, read with its issuance's configuration in one
+ * statement (a token is deleted with its issuance, so the join never drops a live token).
+ */
 export async function grantOfAccessToken(
   em: EntityManager,
   token: string,
 ): Promise<AccessTokenGrant | undefined> {
-  const row = await em.findOne(Oid4vciAccessToken, {
-    tokenHash: hash(token),
-    expiresAt: { $gt: new Date() },
-  });
+  const [row] = await em.execute<
+    { issuance_id: string; configuration_id: string; dpop_jkt: string | null }[]
+  >(
+    `select t.issuance_id, i.configuration_id, t.dpop_jkt
+     from oid4vci_access_token t join issuance i on i.id = t.issuance_id
+     where t.token_hash = ? and t.expires_at > ?`,
+    [hash(token), new Date()],
+  );
   if (!row) return undefined;
-  return { issuanceId: row.issuanceId, ...(row.dpopJkt ? { dpopJkt: row.dpopJkt } : {}) };
+  return {
+    issuanceId: row.issuance_id,
+    configurationId: row.configuration_id,
+    ...(row.dpop_jkt ? { dpopJkt: row.dpop_jkt } : {}),
+  };
 }

@@ -1,15 +1,9 @@
 import { initServer } from '@ts-rest/express';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { AppContext } from '../app-context.js';
-import { Issuance } from '../issuance/issuance.entity.js';
-import { issuanceOfRequest } from './access-token-guard.js';
+import { grantOfRequest } from './access-token-guard.js';
 import { issueToWallet } from './issue-to-wallet.js';
-import {
-  invalidCredentialRequest,
-  invalidProof,
-  invalidToken,
-  unknownCredentialConfiguration,
-} from './oauth-error.js';
+import { invalidCredentialRequest, invalidProof, unknownCredentialConfiguration } from './oauth-error.js';
 import { verifyKeyProof } from './proof/verify-key-proof.js';
 
 const s = initServer();
@@ -22,7 +16,9 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer'>) {
   const { issuerUrl, BATCH_SIZE } = ctx.config;
   return s.route(oid4vciContract.credential, async ({ body, req, res }) => {
     res.setHeader('Cache-Control', 'no-store');
-    const issuanceId = await issuanceOfRequest(req, res, ctx.config);
+    // The token's grant names its issuance's configuration: the issuance itself is read once, locked,
+    // when the credentials are issued (issueToWallet), which also tells a used offer from a live one.
+    const grant = await grantOfRequest(req, res, ctx.config);
     if (body.credential_identifier)
       throw invalidCredentialRequest('credential_identifier is not used by this issuer');
     if (body.proof)
@@ -31,11 +27,8 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer'>) {
       throw invalidCredentialRequest('credential response encryption is not supported');
     const requested = body.credential_configuration_id;
     if (!requested) throw invalidCredentialRequest('credential_configuration_id is required');
-    const issuance = await req.em.findOne(Issuance, { id: issuanceId });
-    if (!issuance) throw invalidToken('the offer of this access token no longer exists');
-    if (requested !== issuance.configurationId) {
-      throw unknownCredentialConfiguration(`this access token is for ${issuance.configurationId}`);
-    }
+    if (requested !== grant.configurationId)
+      throw unknownCredentialConfiguration(`this access token is for ${grant.configurationId}`);
     // Section 8.2: `proofs` holds exactly one proof type; jwt and di_vp together is malformed.
     const proofTypes = Object.keys(body.proofs ?? {});
     if (proofTypes.length > 1)
@@ -47,7 +40,7 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer'>) {
     const batch = await issueToWallet(
       req.em,
       { signer: ctx.signer, issuerUrl },
-      issuanceId,
+      grant.issuanceId,
       requested,
       proofs,
     );

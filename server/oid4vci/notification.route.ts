@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { Config } from '../config.js';
-import { issuanceOfRequest } from './access-token-guard.js';
+import { grantOfRequest } from './access-token-guard.js';
 import { recordWalletNotification } from './record-wallet-notification.js';
 
 const s = initServer();
@@ -9,7 +9,7 @@ const s = initServer();
 /** OID4VCI 1.0 section 11: the wallet tells what became of the credentials; audited. */
 export function notificationRoute(config: Config) {
   return s.route(oid4vciContract.notification, async ({ body, req, res }) => {
-    const issuanceId = await issuanceOfRequest(req, res, config);
+    const { issuanceId } = await grantOfRequest(req, res, config);
     await recordWalletNotification(
       req.em,
       issuanceId,
