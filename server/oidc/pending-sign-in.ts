@@ -1,4 +1,6 @@
 import type { TtlStore } from '../ephemeral/ttl-store.js';
+// Kept as long past the session's expiry as the session, so a late browser is told "expired".
+import { GRACE_SECONDS } from '../verification/ephemeral-sessions.js';
 
 /**
  * What a relying party asked for at /oauth2/authorize, kept beside the sign-in's presentation
@@ -16,9 +18,6 @@ export interface PendingSignIn {
   browserBindingHash: string;
   createdAt: string;
 }
-
-/** Kept a while past the session's expiry, so a late browser is told "expired" rather than "unknown". */
-const GRACE_SECONDS = 300;
 
 const key = (sessionId: string) => `oidc-sign-in:${sessionId}`;
 

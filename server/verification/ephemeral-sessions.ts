@@ -3,7 +3,7 @@ import type { TtlStore } from '../ephemeral/ttl-store.js';
 import { PresentationSession } from './presentation-session.entity.js';
 
 /** How long a session stays readable after it expires, so a late page or wallet is told "expired". */
-const GRACE_SECONDS = 300;
+export const GRACE_SECONDS = 300;
 
 export type SessionKey = { id: string } | { encKid: string } | { state: string };
 
