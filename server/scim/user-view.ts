@@ -3,8 +3,6 @@ import type { ScimUser } from '../directory/scim-user.entity.js';
 import type { CredentialState } from '../directory/user-credential-state.js';
 import { CREDENTIAL_EXTENSION_URN } from './schema/credential-extension.js';
 
-export { CREDENTIAL_EXTENSION_URN };
-
 export interface UserViewExtras {
   groups: { id: string; displayName: string }[];
   credential: CredentialState;

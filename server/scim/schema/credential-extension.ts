@@ -1,7 +1,8 @@
+import { SCIM_CREDENTIAL_EXTENSION_URN } from '../../../contract/scim/scim-user.js';
 import type { ScimAttribute, ScimSchema } from './scim-attributes.js';
 
-/** Our read-only extension of User: where the user's verifiable credential stands. */
-export const CREDENTIAL_EXTENSION_URN = 'urn:credservice:params:scim:schemas:extension:credential:2.0:User';
+/** Our read-only extension of User: where the user's verifiable credential stands (named by the contract). */
+export const CREDENTIAL_EXTENSION_URN = SCIM_CREDENTIAL_EXTENSION_URN;
 
 const readOnly = (name: string, more: Partial<ScimAttribute> = {}): ScimAttribute => ({
   name,
