@@ -5,7 +5,7 @@ import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { OAuthError, PresentationDeclinedError } from '../../clients/wallet/src/index.js';
 import { publishedStatus } from '../support/credential-status.js';
 import { openEventStream } from '../support/event-stream.js';
-import { employeePayload } from '../support/fixtures.js';
+import { employeePayload, issueDirectCredential } from '../support/fixtures.js';
 import { walletHttp, walletWithCredential } from '../support/holder-setup.js';
 import type { startSmtpCatcher } from '../support/smtp-catcher.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
@@ -258,18 +258,10 @@ describe('presentations that must fail', () => {
 describe('other holders and issuers', () => {
   it('verifies the same presentation made by a third-party holder (@openid4vc/openid4vp, @sd-jwt)', async () => {
     const holder = await ThirdPartyHolder.create();
-    const issued = await integrator.createIssuance({
-      body: {
-        credential_configuration_id: 'LEARCredentialEmployee',
-        payload: employeePayload(),
-        delivery: 'direct',
-        holder_key: holder.holderJwk as never,
-      },
-    });
-    if (issued.status !== 201 || !issued.body.credential) throw new Error('not issued');
+    const credential = await issueDirectCredential(integrator, holder.holderJwk);
     for (const mode of ['direct_post', 'direct_post.jwt'] as const) {
       const s = await session({ response_mode: mode });
-      const presented = await holder.present(s.authorization_request_uri, [issued.body.credential]);
+      const presented = await holder.present(s.authorization_request_uri, [credential]);
       expect(presented.status, mode).toBe(200);
       expect(await poll(s.session_id)).toMatchObject({
         status: 'verified',

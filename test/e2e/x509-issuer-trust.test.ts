@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { runAdminCli } from '../support/admin-cli.js';
-import { employeePayload } from '../support/fixtures.js';
+import { issueDirectCredential } from '../support/fixtures.js';
 import { type IssuerPki, issuerPki, issueWithX5c, keyIdOf } from '../support/issuer-x509.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
@@ -123,20 +123,12 @@ describe('a tenant that registered its partner’s root', () => {
 
   it('still trusts this service’s own issuer by its keys', async () => {
     const holder = await ThirdPartyHolder.create();
-    const issued = await integrator.createIssuance({
-      body: {
-        credential_configuration_id: 'LEARCredentialEmployee',
-        payload: employeePayload(),
-        delivery: 'direct',
-        holder_key: holder.holderJwk as never,
-      },
-    });
-    if (issued.status !== 201 || !issued.body.credential) throw new Error('not issued');
+    const credential = await issueDirectCredential(integrator, holder.holderJwk);
     const session = await integrator.createAuthorizationRequest({
       body: { credential_configuration_id: 'LEARCredentialEmployee' },
     });
     if (session.status !== 201) throw new Error('no session');
-    const answer = await holder.present(session.body.authorization_request_uri, [issued.body.credential]);
+    const answer = await holder.present(session.body.authorization_request_uri, [credential]);
     expect(answer.status).toBe(200);
     const polled = await integrator.getAuthorizationRequest({ params: { id: session.body.session_id } });
     expect(polled.body).toMatchObject({ status: 'verified', trust: { method: 'jwks' } });

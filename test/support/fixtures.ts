@@ -19,15 +19,20 @@ export interface CredentialOfferJson {
   grants: Record<string, { 'pre-authorized_code': string; tx_code?: { length?: number } }>;
 }
 
-/** A LEARCredentialEmployee issued with `delivery: 'direct'`: the credential itself, or a thrown error. */
+/**
+ * A LEARCredentialEmployee issued with `delivery: 'direct'` (bound to `holderKey` when given): the
+ * credential itself, or a thrown error.
+ */
 export async function issueDirectCredential(
   integrator: ReturnType<typeof createIntegratorClient>,
+  holderKey?: object,
 ): Promise<string> {
   const res = await integrator.createIssuance({
     body: {
       credential_configuration_id: 'LEARCredentialEmployee',
       payload: employeePayload(),
       delivery: 'direct',
+      ...(holderKey && { holder_key: holderKey as never }),
     },
   });
   if (res.status !== 201 || !res.body.credential) throw new Error(`issuance: ${res.status}`);
