@@ -70,11 +70,20 @@ export interface AuditVerification extends ChainVerification {
   checkpoint: { seq: number; hash: string; sealedAt: Date | null; kid: string | null; valid: boolean } | null;
 }
 
-interface HeadRow {
+export interface AuditHead {
   seq: number;
   hash: string;
   checkpoint: string | null;
   sealed_at: Date | null;
+}
+
+/** A tenant's sealed chain head (its last sealed event and signed checkpoint), if it has one. */
+export async function readAuditHead(em: EntityManager, tenantId: string): Promise<AuditHead | undefined> {
+  const [head] = await em.execute<AuditHead[]>(
+    'select seq, hash, checkpoint, sealed_at from audit_head where tenant_id = ?',
+    [tenantId],
+  );
+  return head;
 }
 
 /**
@@ -88,10 +97,7 @@ export async function verifyAuditChain(
   tenantId: string,
 ): Promise<AuditVerification> {
   return em.transactional(async (tx) => {
-    const [head] = await tx.execute<HeadRow[]>(
-      'select seq, hash, checkpoint, sealed_at from audit_head where tenant_id = ?',
-      [tenantId],
-    );
+    const head = await readAuditHead(tx, tenantId);
     const [tail] = await tx.execute<{ n: string; oldest: Date | null; age_ms: number | null }[]>(
       `select count(*) as n, min(created_at) as oldest,
          extract(epoch from clock_timestamp() - min(created_at)) * 1000 as age_ms

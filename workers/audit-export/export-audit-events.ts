@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditEvent } from '../../server/audit/audit-event.entity.js';
 import { auditEventView } from '../../server/audit/audit-event.view.js';
+import { type AuditHead, readAuditHead } from '../../server/audit/audit-query.js';
 import type { AuditSink } from './audit-sink.js';
 
 const BATCH = 1000;
@@ -8,19 +9,12 @@ const BATCH = 1000;
 /** One exported line: the event as the admin API shows it, so exports verify like the API's chain. */
 const line = (e: AuditEvent) => JSON.stringify(auditEventView(e));
 
-interface Head {
-  seq: number;
-  hash: string;
-  checkpoint: string | null;
-  sealed_at: Date | null;
-}
-
 /**
  * The signed chain head, exported after the events it covers. Its `seq` is that of the line before
  * it, so the sink's position (the last line's seq) stays exact. A copy kept outside the database
  * is what shows a later rollback: the chain can no longer reach a head someone has kept.
  */
-const checkpointLine = (tenantId: string, head: Head) =>
+const checkpointLine = (tenantId: string, head: AuditHead) =>
   JSON.stringify({
     type: 'checkpoint',
     tenant_id: tenantId,
@@ -48,10 +42,7 @@ export async function exportAuditEvents(
       [`audit-export:${tenantId}`],
     );
     if (!lock?.ok) return 0;
-    const [head] = await tx.execute<Head[]>(
-      'select seq, hash, checkpoint, sealed_at from audit_head where tenant_id = ?',
-      [tenantId],
-    );
+    const head = await readAuditHead(tx, tenantId);
     if (!head) return 0;
     let last = await sink.lastSeq(tenantId);
     let exported = 0;
