@@ -46,13 +46,13 @@ export function rateLimits(settings: RateLimitSettings, shared: SharedState): Ra
   const byAddress = guarded(async (req, res) => {
     if (UNLIMITED.includes(req.path)) return true;
     const key = addressKey(req);
+    const tokenRequest = req.method === 'POST' && TOKEN_ENDPOINTS.includes(req.path);
     const checks: [Limiter | undefined, string][] = [[address, 'requests from this address']];
-    if (req.method === 'POST' && TOKEN_ENDPOINTS.includes(req.path))
-      checks.push([token, 'token requests from this address']);
+    if (tokenRequest) checks.push([token, 'token requests from this address']);
     if (req.method === 'GET' && req.path === '/oauth2/authorize')
       checks.push([signIn, 'sign-ins started from this address']);
     if (req.path.startsWith('/admin/')) checks.push([admin, 'admin requests from this address']);
-    if (req.method === 'POST' && TOKEN_ENDPOINTS.includes(req.path))
+    if (tokenRequest)
       checks.push([redeemFailures, 'failed code redemptions (wrong tx_codes) from this address']);
     for (const [limiter, what] of checks) {
       const verdict = limiter ? await limiter.consume(key) : { allowed: true as const };
@@ -64,7 +64,7 @@ export function rateLimits(settings: RateLimitSettings, shared: SharedState): Ra
     // A token request counts as a failed redemption until it is known not to be one: counted first,
     // so that a burst of guesses sent at once is bounded too, and given back unless the grant marked
     // a wrong code or tx_code (a DPoP nonce round trip, another grant type or a success costs nothing).
-    if (redeemFailures && req.method === 'POST' && TOKEN_ENDPOINTS.includes(req.path))
+    if (redeemFailures && tokenRequest)
       res.on('finish', () => !res.locals.failedRedemption && void redeemFailures.refund(key));
     return true;
   });
