@@ -1,6 +1,6 @@
-import type { X509Certificate } from 'node:crypto';
 import type { Config } from '../config.js';
 import { DEVELOPMENT_KEY_ENCRYPTION_KEY } from '../keys/key-encryption.js';
+import type { Certificate } from '../keys/x509-certificate.js';
 import { loadTrustAnchors } from './client-attestation/trust-anchors.js';
 import { DpopNonces } from './dpop/dpop-nonce.js';
 
@@ -10,7 +10,7 @@ export interface WalletSecurity {
   /** DPOP_REQUIRED: token requests without a DPoP proof are refused. */
   dpopRequired: boolean;
   /** Roots of the wallet providers whose client attestations are accepted. */
-  walletProviderAnchors: X509Certificate[];
+  walletProviderAnchors: Certificate[];
   /** WALLET_ATTESTATION_REQUIRED: token requests without a wallet attestation are refused. */
   attestationRequired: boolean;
 }

@@ -1,32 +1,29 @@
-import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+import { type Certificate, certificatesFromPem, parseCertificate } from '../../keys/x509-certificate.js';
 
 /**
  * The wallet providers' root certificates from WALLET_PROVIDER_TRUST_ANCHORS (a PEM bundle), read
  * once at start: a missing file, a file without certificates or a certificate that does not parse
  * stops the start rather than quietly trusting nobody. Each must be a CA certificate.
  */
-export function loadTrustAnchors(path: string | undefined): X509Certificate[] {
+export function loadTrustAnchors(path: string | undefined): Certificate[] {
   if (!path) return [];
-  let pem: string;
+  const fail = (message: string) => new Error(`WALLET_PROVIDER_TRUST_ANCHORS: ${message}`);
+  let blocks: string[];
   try {
-    pem = readFileSync(path, 'utf8');
+    blocks = certificatesFromPem(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new Error(`WALLET_PROVIDER_TRUST_ANCHORS: cannot read ${path}: ${(e as Error).message}`);
+    throw fail(`cannot read ${path}: ${(e as Error).message}`);
   }
-  const blocks = pem.match(PEM_BLOCK) ?? [];
-  if (!blocks.length) throw new Error(`WALLET_PROVIDER_TRUST_ANCHORS: ${path} holds no PEM certificate`);
-  return blocks.map((block, i) => {
-    let cert: X509Certificate;
+  if (!blocks.length) throw fail(`${path} holds no PEM certificate`);
+  return blocks.map((der, i) => {
+    let cert: Certificate;
     try {
-      cert = new X509Certificate(block);
+      cert = parseCertificate(der, `certificate ${i} of ${path}`);
     } catch (e) {
-      throw new Error(`WALLET_PROVIDER_TRUST_ANCHORS: certificate ${i} of ${path}: ${(e as Error).message}`);
+      throw fail((e as Error).message);
     }
-    if (!cert.ca)
-      throw new Error(`WALLET_PROVIDER_TRUST_ANCHORS: certificate ${i} (${cert.subject}) is not a CA`);
+    if (cert.ca !== true) throw fail(`certificate ${i} (${cert.subject}) is not a CA`);
     return cert;
   });
 }

@@ -1,8 +1,10 @@
-import type { X509Certificate } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { decodeProtectedHeader, type JWK, jwtVerify } from 'jose';
+import type { Certificate } from '../../keys/x509-certificate.js';
+import { PresentationError } from '../../oid4vp/verification/presentation-error.js';
+import { validateChain } from '../../oid4vp/verification/x509-chain.js';
 import { OAuthError } from '../oauth-error.js';
 import { invalidClient } from './client-attestation-errors.js';
-import { verifyAttestationChain } from './verify-attestation-chain.js';
 
 export const ATTESTATION_TYP = 'oauth-client-attestation+jwt';
 /** Allowed clock skew on the attestation's `exp` and `iat`. */
@@ -16,13 +18,31 @@ export interface VerifiedAttestation {
 }
 
 /**
+ * The wallet provider's key from the attestation's `x5c` (HAIP, Wallet Attestation): the same chain
+ * check as a credential's `x5c` at the verifier (RFC 5280 path rules, leaf not self-signed, a trailing
+ * copy of the root tolerated), to one of the operator's wallet provider roots, as invalid_client.
+ */
+function attestationKey(x5c: unknown, anchors: readonly Certificate[], now: number): KeyObject {
+  try {
+    return validateChain(x5c, anchors, { now: Math.floor(now / 1000), skewSeconds: 0 }).leaf.node.publicKey;
+  } catch (e) {
+    if (!(e instanceof PresentationError)) throw e;
+    throw invalidClient(
+      e.code === 'certificate_untrusted'
+        ? 'the client attestation is not issued by a trusted wallet provider'
+        : `client attestation x5c: ${e.message}`,
+    );
+  }
+}
+
+/**
  * The Client Attestation JWT (draft-ietf-oauth-attestation-based-client-auth section 5.1): typ,
  * ES256, signed by the leaf of an `x5c` chain to a trusted wallet provider root, `sub` and `exp`
  * present and unexpired, `cnf.jwk` a public EC P-256 key.
  */
 export async function verifyClientAttestation(
   jwt: string,
-  anchors: X509Certificate[],
+  anchors: readonly Certificate[],
   now = Date.now(),
 ): Promise<VerifiedAttestation> {
   if (!anchors.length)
@@ -36,7 +56,7 @@ export async function verifyClientAttestation(
   if (header.typ !== ATTESTATION_TYP)
     throw invalidClient(`client attestation typ must be ${ATTESTATION_TYP}`);
   if (header.alg !== 'ES256') throw invalidClient('client attestation alg must be ES256');
-  const key = verifyAttestationChain(header.x5c, anchors, new Date(now));
+  const key = attestationKey(header.x5c, anchors, now);
   try {
     const { payload } = await jwtVerify(jwt, key, {
       algorithms: ['ES256'],
