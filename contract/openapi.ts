@@ -86,7 +86,7 @@ const c = initContract();
  * bodies, their own media types and error formats), described with the same zod schemas so that the
  * document covers every route the service mounts. Never mounted from here.
  */
-export const documentedRoutes = c.router({
+const documentedRoutes = c.router({
   scim: c.router(scimRoutes, { metadata: { mediaType: SCIM_MEDIA_TYPE } }),
   oidc: oidcRoutes,
   statusLists: {
