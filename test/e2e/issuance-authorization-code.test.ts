@@ -1,14 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dpopKey } from '../support/dpop-proof.js';
 import { employeePayload } from '../support/fixtures.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { startTestService } from '../support/test-service.js';
 import { ThirdPartyWallet } from '../support/third-party-wallet.js';
-import { makeWalletProvider } from '../support/wallet-provider.js';
+import { type makeWalletProvider, walletProviderWithAnchorsFile } from '../support/wallet-provider.js';
 
 /**
  * The authorization code flow of OID4VCI 1.0 section 5 as HAIP 1.0 asks for it, issuer-initiated:
@@ -18,19 +15,18 @@ import { makeWalletProvider } from '../support/wallet-provider.js';
  */
 let f: TenantFixture;
 let provider: Awaited<ReturnType<typeof makeWalletProvider>>;
-let dir: string;
+let anchors: string;
+let removeAnchors: () => Promise<void>;
 let n = 0;
 const REDIRECT = 'https://wallet.example/callback';
 
 beforeAll(async () => {
-  provider = await makeWalletProvider();
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wallet-providers-'));
-  await fs.writeFile(path.join(dir, 'roots.pem'), provider.rootPem);
-  f = await startTenantFixture({ WALLET_PROVIDER_TRUST_ANCHORS: path.join(dir, 'roots.pem') });
+  ({ provider, anchors, remove: removeAnchors } = await walletProviderWithAnchorsFile());
+  f = await startTenantFixture({ WALLET_PROVIDER_TRUST_ANCHORS: anchors });
 });
 afterAll(async () => {
   await f?.stop();
-  await fs.rm(dir, { recursive: true, force: true });
+  await removeAnchors?.();
 });
 
 async function authorizationCodeOffer() {
@@ -310,7 +306,7 @@ describe('authorization code flow with PAR, PKCE and a mailed one-time code', ()
     const strict = await startTestService({
       env: {
         WALLET_ATTESTATION_REQUIRED: 'true',
-        WALLET_PROVIDER_TRUST_ANCHORS: path.join(dir, 'roots.pem'),
+        WALLET_PROVIDER_TRUST_ANCHORS: anchors,
       },
       db: f.t.db,
     });

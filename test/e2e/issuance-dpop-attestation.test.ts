@@ -1,12 +1,9 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailedOffer } from '../support/mailed-offer.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { ThirdPartyWallet } from '../support/third-party-wallet.js';
-import { makeWalletProvider } from '../support/wallet-provider.js';
+import { makeWalletProvider, walletProviderWithAnchorsFile } from '../support/wallet-provider.js';
 
 /**
  * The pre-authorized code flow with a third-party wallet (@openid4vc/openid4vci and
@@ -16,18 +13,17 @@ import { makeWalletProvider } from '../support/wallet-provider.js';
  */
 let f: TenantFixture;
 let provider: Awaited<ReturnType<typeof makeWalletProvider>>;
-let dir: string;
+let anchors: string;
+let removeAnchors: () => Promise<void>;
 let n = 0;
 
 beforeAll(async () => {
-  provider = await makeWalletProvider();
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wallet-providers-'));
-  await fs.writeFile(path.join(dir, 'roots.pem'), provider.rootPem);
-  f = await startTenantFixture({ WALLET_PROVIDER_TRUST_ANCHORS: path.join(dir, 'roots.pem') });
+  ({ provider, anchors, remove: removeAnchors } = await walletProviderWithAnchorsFile());
+  f = await startTenantFixture({ WALLET_PROVIDER_TRUST_ANCHORS: anchors });
 });
 afterAll(async () => {
   await f?.stop();
-  await fs.rm(dir, { recursive: true, force: true });
+  await removeAnchors?.();
 });
 
 const offer = () => mailedOffer(f.integrator, f.smtp, `dpop-${++n}@example.test`);

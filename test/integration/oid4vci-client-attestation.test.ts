@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dpopKey } from '../support/dpop-proof.js';
 import type { CredentialOfferJson } from '../support/fixtures.js';
 import { mailedOffer } from '../support/mailed-offer.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
-import { makeWalletProvider } from '../support/wallet-provider.js';
+import { makeWalletProvider, walletProviderWithAnchorsFile } from '../support/wallet-provider.js';
 
 /**
  * Wallet attestation as client authentication (attest_jwt_client_auth) over raw HTTP: each refused
@@ -16,17 +13,14 @@ import { makeWalletProvider } from '../support/wallet-provider.js';
  * WALLET_ATTESTATION_REQUIRED and DPOP_REQUIRED, anonymous and bearer requests are refused.
  */
 let provider: Awaited<ReturnType<typeof makeWalletProvider>>;
-let dir: string;
 let anchors: string;
+let removeAnchors: () => Promise<void>;
 let n = 0;
 
 beforeAll(async () => {
-  provider = await makeWalletProvider();
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wallet-providers-'));
-  anchors = path.join(dir, 'roots.pem');
-  await fs.writeFile(anchors, provider.rootPem);
+  ({ provider, anchors, remove: removeAnchors } = await walletProviderWithAnchorsFile());
 });
-afterAll(() => fs.rm(dir, { recursive: true, force: true }));
+afterAll(() => removeAnchors());
 
 /** A wallet instance key, and PoPs signed with it. */
 async function instance() {

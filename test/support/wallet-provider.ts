@@ -1,4 +1,7 @@
 import { webcrypto } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { type JWK, SignJWT } from 'jose';
 import { makeTestCa } from './test-ca.js';
 
@@ -40,4 +43,16 @@ export async function makeWalletProvider(name = 'Wallet Provider') {
         .sign(keys.privateKey);
     },
   };
+}
+
+/**
+ * A wallet provider with its root written to a PEM file, the path WALLET_PROVIDER_TRUST_ANCHORS
+ * takes; `remove` deletes the file.
+ */
+export async function walletProviderWithAnchorsFile() {
+  const provider = await makeWalletProvider();
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wallet-providers-'));
+  const anchors = path.join(dir, 'roots.pem');
+  await fs.writeFile(anchors, provider.rootPem);
+  return { provider, anchors, remove: () => fs.rm(dir, { recursive: true, force: true }) };
 }
