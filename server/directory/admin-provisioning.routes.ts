@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { adminContract } from '../../contract/admin/admin-contract.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
+import { adminActor } from '../http/admin-guard.js';
 import { validationError } from '../http/problem.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { provisioningOf, saveProvisioning } from './provisioning-settings.js';
@@ -44,7 +45,7 @@ export function adminProvisioningRoutes() {
         await saveProvisioning(tx, settings);
         await appendAuditEvent(tx, {
           tenantId: params.id,
-          actor: req.actor ?? 'admin',
+          actor: adminActor(req),
           action: 'tenant.provisioning.updated',
           subject: params.id,
           details: { configuration: id },

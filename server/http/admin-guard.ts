@@ -21,3 +21,6 @@ export function adminGuard(adminToken: string | undefined) {
     next();
   };
 }
+
+/** Who an admin API change is recorded as: the actor the guard set (always `admin` behind it). */
+export const adminActor = (req: Request) => req.actor ?? 'admin';

@@ -1,8 +1,8 @@
 import { initServer } from '@ts-rest/express';
-import type { Request } from 'express';
 import { adminContract } from '../../contract/admin/admin-contract.js';
 import type { Config } from '../config.js';
 import { provisioningWarnings } from '../directory/provisioning-warnings.js';
+import { adminActor } from '../http/admin-guard.js';
 import { scimUrlOf, tenantView, tokenView } from './tenant.view.js';
 import {
   createTenant,
@@ -15,13 +15,12 @@ import {
 } from './tenant-service.js';
 
 const s = initServer();
-const actor = (req: Request) => req.actor ?? 'admin';
 
 /** Admin routes for tenants and their tokens: parse, call one domain function, map the result. */
 export function adminTenantRoutes(config: Config) {
   return {
     createTenant: s.route(adminContract.createTenant, async ({ body, req }) => {
-      const created = await createTenant(req.em, body, actor(req));
+      const created = await createTenant(req.em, body, adminActor(req));
       return {
         status: 201,
         body: {
@@ -58,7 +57,7 @@ export function adminTenantRoutes(config: Config) {
             preAuthorizedCodeTtlSeconds: body.pre_authorized_code_expires_in,
             presentationUriScheme: body.presentation_uri_scheme,
           },
-          actor(req),
+          adminActor(req),
         ),
         config.publicUrl,
       ),
@@ -69,12 +68,12 @@ export function adminTenantRoutes(config: Config) {
     })),
     createToken: s.route(adminContract.createToken, async ({ params, body, req }) => {
       const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
-      const created = await issueToken(req.em, params.id, body.kind, expiresAt, actor(req));
+      const created = await issueToken(req.em, params.id, body.kind, expiresAt, adminActor(req));
       return { status: 201, body: { ...tokenView(created), token: created.token } };
     }),
     revokeToken: s.route(adminContract.revokeToken, async ({ params, req }) => ({
       status: 200,
-      body: tokenView(await revokeToken(req.em, params.id, params.tokenId, actor(req))),
+      body: tokenView(await revokeToken(req.em, params.id, params.tokenId, adminActor(req))),
     })),
   };
 }

@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { webhookContract } from '../../contract/admin/webhook-contract.js';
 import type { Config } from '../config.js';
+import { adminActor } from '../http/admin-guard.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { listDeliveries, replayDelivery } from './webhook-deliveries.js';
 import { createEndpoint, deleteEndpoint, listEndpoints, rotateSecret } from './webhook-endpoints.js';
@@ -20,7 +21,7 @@ export function adminWebhookRoutes(config: Config) {
         req.em,
         {
           tenantId: params.id,
-          actor: req.actor ?? 'admin',
+          actor: adminActor(req),
           kek,
           insecureHttpAllowed: config.insecureHttpAllowed,
         },
@@ -33,12 +34,12 @@ export function adminWebhookRoutes(config: Config) {
       return { status: 200, body: { items: await listEndpoints(req.em, params.id) } };
     },
     deleteWebhook: async ({ params, req }) => {
-      await deleteEndpoint(req.em, params.id, params.webhookId, req.actor ?? 'admin');
+      await deleteEndpoint(req.em, params.id, params.webhookId, adminActor(req));
       return { status: 204, body: undefined };
     },
     rotateWebhookSecret: async ({ params, body, req }) => {
       const overlap = body.previous_secret_expires_in ?? DEFAULT_OVERLAP_SECONDS;
-      const o = { tenantId: params.id, actor: req.actor ?? 'admin', kek };
+      const o = { tenantId: params.id, actor: adminActor(req), kek };
       return { status: 200, body: await rotateSecret(req.em, o, params.webhookId, overlap) };
     },
     listWebhookDeliveries: async ({ params, query, req }) => {
@@ -46,7 +47,7 @@ export function adminWebhookRoutes(config: Config) {
       return { status: 200, body: { items } };
     },
     replayWebhookDelivery: async ({ params, req }) => {
-      const o = { tenantId: params.id, actor: req.actor ?? 'admin' };
+      const o = { tenantId: params.id, actor: adminActor(req) };
       await replayDelivery(req.em, o, params.webhookId, params.deliveryId);
       return { status: 202, body: { id: params.deliveryId } };
     },
