@@ -2,11 +2,9 @@ import type { Request, Response } from 'express';
 import type { Config } from '../config.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-token-store.js';
-import { spendAttestationPop } from './client-attestation/authenticate-wallet.js';
-import { useDpopProof } from './dpop/verify-dpop-proof.js';
 import { invalidGrant, invalidRequest, OAuthError } from './oauth-error.js';
 import { redeemPreAuthorizedCode } from './redeem-pre-authorized-code.js';
-import { tokenRequestProofs } from './token-request-proofs.js';
+import { walletProofs } from './wallet-proofs.js';
 
 /**
  * The pre-authorized code grant (OID4VCI 1.0 section 6.1), wherever the token request arrives: at
@@ -20,7 +18,8 @@ import { tokenRequestProofs } from './token-request-proofs.js';
  */
 export async function preAuthorizedCodeGrant(req: Request, res: Response, config: Config, codes: OfferCodes) {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const { security, dpop, wallet } = await tokenRequestProofs(req, config);
+  const proofs = await walletProofs(req, config, 'token');
+  const { dpop, wallet } = proofs;
   const code = body['pre-authorized_code'];
   if (typeof code !== 'string' || !code) throw invalidRequest('pre-authorized_code is required, once');
   if (body.tx_code !== undefined && typeof body.tx_code !== 'string')
@@ -30,8 +29,7 @@ export async function preAuthorizedCodeGrant(req: Request, res: Response, config
     res.locals.failedRedemption = true;
     throw invalidGrant('unknown pre-authorized code');
   }
-  if (dpop) await useDpopProof(req.em, dpop);
-  if (wallet) await spendAttestationPop(req.em, wallet);
+  await proofs.spend(req.em);
   const accessToken = await redeemPreAuthorizedCode(req.em, codes, code, body.tx_code, {
     ...(dpop ? { dpopJkt: dpop.jkt } : {}),
     ...(wallet ? { clientId: wallet.clientId } : {}),
@@ -40,8 +38,7 @@ export async function preAuthorizedCodeGrant(req: Request, res: Response, config
     if (e instanceof OAuthError && e.error === 'invalid_grant') res.locals.failedRedemption = true;
     throw e;
   });
-  // RFC 9449 section 8.2: the nonce for the wallet's next proof (at the credential endpoint).
-  if (dpop) res.setHeader('DPoP-Nonce', security.nonces.current());
+  proofs.sendNextNonce(res);
   return {
     access_token: accessToken,
     token_type: dpop ? ('DPoP' as const) : ('Bearer' as const),

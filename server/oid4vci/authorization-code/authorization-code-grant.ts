@@ -5,12 +5,10 @@ import type { Config } from '../../config.js';
 import type { TtlStore } from '../../ephemeral/ttl-store.js';
 import { Issuance } from '../../issuance/issuance.entity.js';
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from '../access-token-store.js';
-import { spendAttestationPop } from '../client-attestation/authenticate-wallet.js';
 import { invalidClient } from '../client-attestation/client-attestation-errors.js';
 import { invalidDpopProof } from '../dpop/dpop-errors.js';
-import { useDpopProof } from '../dpop/verify-dpop-proof.js';
 import { invalidGrant, invalidRequest } from '../oauth-error.js';
-import { tokenRequestProofs } from '../token-request-proofs.js';
+import { walletProofs } from '../wallet-proofs.js';
 import {
   AUTHORIZATION_CODE_TTL_SECONDS,
   ISSUANCE_CODE_PREFIX,
@@ -43,7 +41,8 @@ const text = (body: Record<string, unknown>, name: string): string => {
  */
 export async function authorizationCodeGrant(req: Request, res: Response, config: Config, store: TtlStore) {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const { security, dpop, wallet } = await tokenRequestProofs(req, config);
+  const proofs = await walletProofs(req, config, 'token');
+  const { dpop, wallet } = proofs;
   const code = text(body, 'code');
   const verifier = text(body, 'code_verifier');
   const redirectUri = text(body, 'redirect_uri');
@@ -66,8 +65,7 @@ export async function authorizationCodeGrant(req: Request, res: Response, config
     throw invalidDpopProof('the code is bound to the DPoP key of the pushed request: prove that key');
   if (!(await takeOnce(store, keys.code(code), AUTHORIZATION_CODE_TTL_SECONDS)))
     throw invalidGrant('unknown, used or expired authorization code');
-  if (dpop) await useDpopProof(req.em, dpop);
-  if (wallet) await spendAttestationPop(req.em, wallet);
+  await proofs.spend(req.em);
   const accessToken = await req.em.transactional(async (tx) => {
     const issuance = await tx.findOne(
       Issuance,
@@ -92,7 +90,7 @@ export async function authorizationCodeGrant(req: Request, res: Response, config
     });
     return issueAccessToken(tx, issuance.id, dpop?.jkt);
   });
-  if (dpop) res.setHeader('DPoP-Nonce', security.nonces.current());
+  proofs.sendNextNonce(res);
   return {
     access_token: accessToken,
     token_type: dpop ? ('DPoP' as const) : ('Bearer' as const),

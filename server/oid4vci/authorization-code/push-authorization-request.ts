@@ -5,11 +5,9 @@ import { findConfiguration } from '../../credential-configurations/credential-co
 import type { TtlStore } from '../../ephemeral/ttl-store.js';
 import { findOpenOffer } from '../../issuance/find-open-offer.js';
 import type { OfferCodes } from '../../issuance/offer-codes.js';
-import { authenticateWallet, spendAttestationPop } from '../client-attestation/authenticate-wallet.js';
 import { invalidDpopProof } from '../dpop/dpop-errors.js';
-import { useDpopProof, verifyDpopProof } from '../dpop/verify-dpop-proof.js';
 import { invalidRequest, OAuthError } from '../oauth-error.js';
-import { walletSecurity } from '../wallet-security.js';
+import { walletProofs } from '../wallet-proofs.js';
 import {
   keys,
   newSecret,
@@ -47,13 +45,8 @@ export async function pushAuthorizationRequest(
   store: TtlStore,
 ) {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const security = walletSecurity(config);
-  const dpop = await verifyDpopProof(
-    req.headersDistinct.dpop,
-    { method: req.method, url: `${config.issuerUrl}${req.path}` },
-    security.nonces,
-  );
-  const wallet = await authenticateWallet(req, security, config.issuerUrl);
+  const proofs = await walletProofs(req, config, 'par');
+  const { dpop } = proofs;
   if (body.request_uri !== undefined) throw invalidRequest('request_uri is not allowed at PAR (RFC 9126)');
   if (param(body, 'response_type', true) !== 'code') throw invalidRequest('response_type must be code');
   const clientId = param(body, 'client_id', true) as string;
@@ -82,8 +75,7 @@ export async function pushAuthorizationRequest(
     throw invalidRequest('issuer_state is unknown, or its offer was used or has expired');
   if (issuance.configurationId !== configuration.id)
     throw invalidScope(`the offer is for ${issuance.configurationId}, not ${configuration.id}`);
-  if (dpop) await useDpopProof(req.em, dpop);
-  if (wallet) await spendAttestationPop(req.em, wallet);
+  await proofs.spend(req.em);
   const pending: PendingAuthorization = {
     issuanceId: issuance.id,
     tenantId: issuance.tenantId,
@@ -96,6 +88,6 @@ export async function pushAuthorizationRequest(
   };
   const id = newSecret();
   await store.set(keys.pushed(id), JSON.stringify(pending), REQUEST_URI_TTL_SECONDS);
-  if (dpop) res.setHeader('DPoP-Nonce', security.nonces.current());
+  proofs.sendNextNonce(res);
   return { request_uri: `${REQUEST_URI_PREFIX}${id}`, expires_in: REQUEST_URI_TTL_SECONDS };
 }
