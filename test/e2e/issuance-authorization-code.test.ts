@@ -29,6 +29,8 @@ afterAll(async () => {
   await removeAnchors?.();
 });
 
+const employeeVct = () => `${f.t.service.context.config.issuerUrl}/credential-types/LEARCredentialEmployee`;
+
 async function authorizationCodeOffer() {
   const email = `auth-code-${++n}@example.test`;
   const res = await f.integrator.createIssuance({
@@ -164,7 +166,7 @@ describe('authorization code flow with PAR, PKCE and a mailed one-time code', ()
       },
     );
     expect(received.tokenType).toBe('DPoP');
-    expect(received.claims.vct).toBeDefined();
+    expect(received.claims).toMatchObject({ vct: employeeVct(), mandatee: { firstName: 'Ana' } });
     expect(await status(o.offerId)).toBe('issued');
   });
 

@@ -26,6 +26,8 @@ afterAll(async () => {
   await removeAnchors?.();
 });
 
+const employeeVct = () => `${f.t.service.context.config.issuerUrl}/credential-types/LEARCredentialEmployee`;
+
 const offer = () => mailedOffer(f.integrator, f.smtp, `dpop-${++n}@example.test`);
 
 const tokenRow = async (offerId: string) =>
@@ -74,7 +76,7 @@ describe('third-party wallet with DPoP and wallet attestation', () => {
       clientAttestation: attestation,
     });
     expect(received.tokenType).toBe('DPoP');
-    expect(received.claims.vct).toBeDefined();
+    expect(received.claims).toMatchObject({ vct: employeeVct(), mandatee: { firstName: 'Ana' } });
     expect(await issuance(o.offerId)).toEqual([
       { status: 'issued', wallet_notification: 'credential_accepted' },
     ]);
