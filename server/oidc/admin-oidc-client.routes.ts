@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
-import type { Request } from 'express';
 import { adminContract } from '../../contract/admin/admin-contract.js';
+import { adminActor } from '../http/admin-guard.js';
 import {
   deleteOidcClient,
   listOidcClients,
@@ -9,13 +9,12 @@ import {
 } from './oidc-client-registry.js';
 
 const s = initServer();
-const actor = (req: Request) => req.actor ?? 'admin';
 
 /** Admin routes for a tenant's relying parties: register (secret shown once), list, delete. */
 export function adminOidcClientRoutes() {
   return {
     createOidcClient: s.route(adminContract.createOidcClient, async ({ params, body, req }) => {
-      const { client, secret } = await registerOidcClient(req.em, params.id, body, actor(req));
+      const { client, secret } = await registerOidcClient(req.em, params.id, body, adminActor(req));
       return {
         status: 201,
         body: { ...oidcClientView(client), ...(secret ? { client_secret: secret } : {}) },
@@ -26,7 +25,7 @@ export function adminOidcClientRoutes() {
       body: { items: (await listOidcClients(req.em, params.id)).map(oidcClientView) },
     })),
     deleteOidcClient: s.route(adminContract.deleteOidcClient, async ({ params, req }) => {
-      await deleteOidcClient(req.em, params.id, params.clientId, actor(req));
+      await deleteOidcClient(req.em, params.id, params.clientId, adminActor(req));
       return { status: 204, body: undefined };
     }),
   };

@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { trustedIssuerContract } from '../../contract/admin/trusted-issuer-contract.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { notFound } from '../domain-errors.js';
+import { adminActor } from '../http/admin-guard.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { TrustAnchor } from './trust-anchor.entity.js';
 import { listTrustAnchors, trustAnchorFromPem, trustAnchorView } from './trust-anchors.js';
@@ -36,7 +37,7 @@ export const adminTrustAnchorRoutes = {
       if (inserted.length === 0) return false;
       await appendAuditEvent(tx, {
         tenantId: params.id,
-        actor: req.actor ?? 'admin',
+        actor: adminActor(req),
         action: 'verifier.trust_anchor_added',
         subject: anchor.sha256,
         details: { subject: anchor.subject, not_after: anchor.notAfter.toISOString() },
@@ -52,7 +53,7 @@ export const adminTrustAnchorRoutes = {
       if (deleted === 0) throw notFound(`trust anchor ${params.sha256}`);
       await appendAuditEvent(tx, {
         tenantId: params.id,
-        actor: req.actor ?? 'admin',
+        actor: adminActor(req),
         action: 'verifier.trust_anchor_removed',
         subject: params.sha256,
         details: {},

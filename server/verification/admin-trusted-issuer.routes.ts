@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { trustedIssuerContract } from '../../contract/admin/trusted-issuer-contract.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
+import { adminActor } from '../http/admin-guard.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { adminTrustAnchorRoutes } from './admin-trust-anchor.routes.js';
 import { TrustedIssuer } from './trusted-issuer.entity.js';
@@ -29,7 +30,7 @@ export function adminTrustedIssuerRoutes() {
         await tx.upsert(TrustedIssuer, { tenantId: params.id, issuer: body.issuer, jwks: body.jwks ?? null });
         await appendAuditEvent(tx, {
           tenantId: params.id,
-          actor: req.actor ?? 'admin',
+          actor: adminActor(req),
           action: 'verifier.issuer_trusted',
           subject: body.issuer,
           details: { keys: body.jwks ? 'configured' : 'metadata' },
@@ -43,7 +44,7 @@ export function adminTrustedIssuerRoutes() {
         await tx.nativeDelete(TrustedIssuer, { tenantId: params.id, issuer: body.issuer });
         await appendAuditEvent(tx, {
           tenantId: params.id,
-          actor: req.actor ?? 'admin',
+          actor: adminActor(req),
           action: 'verifier.issuer_untrusted',
           subject: body.issuer,
           details: {},
