@@ -24,8 +24,6 @@ export const base64Der = (cert: x509.X509Certificate) => Buffer.from(cert.rawDat
 
 export const certificateOf = (base64: string) => new x509.X509Certificate(Buffer.from(base64, 'base64'));
 
-export const toPem = (base64: string) => certificateOf(base64).toString('pem');
-
 /** The SubjectPublicKeyInfo of a certificate, for comparing it with a key of ours. */
 export const spkiOf = (cert: x509.X509Certificate) => Buffer.from(cert.publicKey.rawData);
 
