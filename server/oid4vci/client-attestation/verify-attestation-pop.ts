@@ -1,5 +1,6 @@
-import { decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
+import { importJWK, type JWK, jwtVerify } from 'jose';
 import { OAuthError } from '../oauth-error.js';
+import { walletJwtHeader } from '../wallet-jwt.js';
 import { invalidClient } from './client-attestation-errors.js';
 
 export const ATTESTATION_POP_TYP = 'oauth-client-attestation-pop+jwt';
@@ -18,15 +19,7 @@ export async function verifyAttestationPop(
   audience: string,
   now = Date.now(),
 ): Promise<string> {
-  let header: ReturnType<typeof decodeProtectedHeader>;
-  try {
-    header = decodeProtectedHeader(jwt);
-  } catch {
-    throw invalidClient('OAuth-Client-Attestation-PoP is not a JWT');
-  }
-  if (header.typ !== ATTESTATION_POP_TYP)
-    throw invalidClient(`client attestation PoP typ must be ${ATTESTATION_POP_TYP}`);
-  if (header.alg !== 'ES256') throw invalidClient('client attestation PoP alg must be ES256');
+  walletJwtHeader(jwt, { typ: ATTESTATION_POP_TYP, what: 'client attestation PoP', refuse: invalidClient });
   try {
     const { payload } = await jwtVerify(jwt, await importJWK(cnfJwk, 'ES256'), {
       algorithms: ['ES256'],

@@ -1,9 +1,10 @@
 import type { KeyObject } from 'node:crypto';
-import { decodeProtectedHeader, type JWK, jwtVerify } from 'jose';
+import { type JWK, jwtVerify } from 'jose';
 import type { Certificate } from '../../keys/x509-certificate.js';
 import { PresentationError } from '../../oid4vp/verification/presentation-error.js';
 import { validateChain } from '../../oid4vp/verification/x509-chain.js';
 import { OAuthError } from '../oauth-error.js';
+import { publicP256Jwk, walletJwtHeader } from '../wallet-jwt.js';
 import { invalidClient } from './client-attestation-errors.js';
 
 export const ATTESTATION_TYP = 'oauth-client-attestation+jwt';
@@ -47,15 +48,11 @@ export async function verifyClientAttestation(
 ): Promise<VerifiedAttestation> {
   if (!anchors.length)
     throw invalidClient('this issuer trusts no wallet provider yet (WALLET_PROVIDER_TRUST_ANCHORS)');
-  let header: ReturnType<typeof decodeProtectedHeader>;
-  try {
-    header = decodeProtectedHeader(jwt);
-  } catch {
-    throw invalidClient('OAuth-Client-Attestation is not a JWT');
-  }
-  if (header.typ !== ATTESTATION_TYP)
-    throw invalidClient(`client attestation typ must be ${ATTESTATION_TYP}`);
-  if (header.alg !== 'ES256') throw invalidClient('client attestation alg must be ES256');
+  const header = walletJwtHeader(jwt, {
+    typ: ATTESTATION_TYP,
+    what: 'client attestation',
+    refuse: invalidClient,
+  });
   const key = attestationKey(header.x5c, anchors, now);
   try {
     const { payload } = await jwtVerify(jwt, key, {
@@ -67,12 +64,8 @@ export async function verifyClientAttestation(
     });
     if (typeof payload.sub !== 'string' || !payload.sub)
       throw invalidClient('client attestation sub is missing');
-    const jwk = (payload.cnf as { jwk?: JWK } | undefined)?.jwk;
-    if (!jwk || typeof jwk !== 'object' || 'd' in jwk)
-      throw invalidClient('client attestation cnf.jwk must be a public key');
-    if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string')
-      throw invalidClient('client attestation cnf.jwk must be an EC P-256 key');
-    return { sub: payload.sub, cnfJwk: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y } };
+    const cnf = payload.cnf as { jwk?: unknown } | undefined;
+    return { sub: payload.sub, cnfJwk: publicP256Jwk(cnf?.jwk, 'client attestation cnf.jwk', invalidClient) };
   } catch (e) {
     if (e instanceof OAuthError) throw e;
     throw invalidClient(`client attestation does not verify: ${(e as Error).message}`);

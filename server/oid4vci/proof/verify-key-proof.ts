@@ -1,37 +1,29 @@
-import { decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
-import { invalidProof, OAuthError } from '../oauth-error.js';
+import type { JWK } from 'jose';
+import { invalidProof } from '../oauth-error.js';
+import { verifyEmbeddedKeyJwt } from '../wallet-jwt.js';
 import { checkProofClaims } from './check-proof-claims.js';
-import { checkProofHeader } from './check-proof-header.js';
+
+const PROOF_TYP = 'openid4vci-proof+jwt';
 
 export interface VerifiedProof {
   jwk: JWK;
   nonce: string;
 }
 
-/** Verifies one `proofs.jwt` entry: header, signature by its own `jwk`, then claims. */
+/**
+ * Verifies one `proofs.jwt` entry (OID4VCI 1.0 appendix F.1): `typ` openid4vci-proof+jwt, ES256,
+ * signed by the holder key in its `jwk` header (not beside `kid` or `x5c`), then its claims.
+ */
 export async function verifyKeyProof(
   jwt: string,
   issuer: string,
   now = Math.floor(Date.now() / 1000),
 ): Promise<VerifiedProof> {
-  let header: ReturnType<typeof decodeProtectedHeader>;
-  try {
-    header = decodeProtectedHeader(jwt);
-  } catch {
-    throw invalidProof('proof is not a JWT');
-  }
-  const jwk = checkProofHeader(header);
-  try {
-    const key = await importJWK(jwk, 'ES256');
-    // Time claims are checked by checkProofClaims with this endpoint's own window.
-    const { payload } = await jwtVerify(jwt, key, {
-      algorithms: ['ES256'],
-      typ: header.typ,
-      currentDate: new Date(now * 1000),
-    });
-    return { jwk, nonce: checkProofClaims(payload, issuer, now) };
-  } catch (e) {
-    if (e instanceof OAuthError) throw e;
-    throw invalidProof(`proof signature does not verify: ${(e as Error).message}`);
-  }
+  const { jwk, payload } = await verifyEmbeddedKeyJwt(
+    jwt,
+    { typ: PROOF_TYP, what: 'proof', refuse: invalidProof, jwkAlone: true },
+    new Date(now * 1000),
+  );
+  // Time claims are checked by checkProofClaims with this endpoint's own window.
+  return { jwk, nonce: checkProofClaims(payload, issuer, now) };
 }
