@@ -25,14 +25,15 @@ export async function preAuthorizedCodeGrant(req: Request, res: Response, config
   if (body.tx_code !== undefined && typeof body.tx_code !== 'string')
     throw invalidRequest('tx_code must be given once');
   // Only a code of ours (its MAC checks) gets a proof's jti stored: strangers cannot fill the table.
-  if (!codes.readPreAuthorizedCode(code)) {
+  const read = codes.readPreAuthorizedCode(code);
+  if (!read) {
     res.locals.failedRedemption = true;
     throw invalidGrant('unknown pre-authorized code');
   }
   await proofs.spend(req.em);
-  const accessToken = await redeemPreAuthorizedCode(req.em, codes, code, body.tx_code, {
-    ...(dpop ? { dpopJkt: dpop.jkt } : {}),
-    ...(wallet ? { clientId: wallet.clientId } : {}),
+  const accessToken = await redeemPreAuthorizedCode(req.em, codes, read, body.tx_code, {
+    dpopJkt: dpop?.jkt,
+    clientId: wallet?.clientId,
   }).catch((e: unknown) => {
     // What the per-address guessing limit counts (server/rate-limit): a code or tx_code that was wrong.
     if (e instanceof OAuthError && e.error === 'invalid_grant') res.locals.failedRedemption = true;

@@ -1,13 +1,13 @@
 import { LockMode } from '@mikro-orm/core';
 import type { Request, Response } from 'express';
-import { appendAuditEvent } from '../../audit/audit-log.js';
 import type { Config } from '../../config.js';
 import type { TtlStore } from '../../ephemeral/ttl-store.js';
 import { Issuance } from '../../issuance/issuance.entity.js';
-import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from '../access-token-store.js';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../access-token-store.js';
 import { invalidClient } from '../client-attestation/client-attestation-errors.js';
 import { invalidDpopProof } from '../dpop/dpop-errors.js';
 import { invalidGrant, invalidRequest } from '../oauth-error.js';
+import { redeemOffer } from '../redeem-offer.js';
 import { walletProofs } from '../wallet-proofs.js';
 import {
   AUTHORIZATION_CODE_TTL_SECONDS,
@@ -74,21 +74,12 @@ export async function authorizationCodeGrant(req: Request, res: Response, config
     );
     if (issuance?.status !== 'offered' || issuance.expiresAt <= new Date())
       throw invalidGrant('the offer was used or has expired');
-    issuance.status = 'redeemed';
-    issuance.redeemedAt = new Date();
-    await tx.flush();
-    await appendAuditEvent(tx, {
-      tenantId: issuance.tenantId,
-      actor: 'wallet',
-      action: 'offer.redeemed',
-      subject: issuance.id,
-      details: {
-        grant_type: 'authorization_code',
-        token_type: dpop ? 'DPoP' : 'Bearer',
-        ...(wallet ? { wallet_client_id: wallet.clientId } : {}),
-      },
-    });
-    return issueAccessToken(tx, issuance.id, dpop?.jkt);
+    return redeemOffer(
+      tx,
+      issuance,
+      { dpopJkt: dpop?.jkt, clientId: wallet?.clientId },
+      { grant_type: 'authorization_code' },
+    );
   });
   proofs.sendNextNonce(res);
   return {

@@ -1,8 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { appendAuditEvent } from '../../audit/audit-log.js';
 import { Issuance } from '../../issuance/issuance.entity.js';
-import { MAX_TX_CODE_FAILURES } from '../redeem-pre-authorized-code.js';
+import { countWrongCode } from '../redeem-offer.js';
 
 /**
  * A wrong one-time code counts against the offer, not only against the sign-in: otherwise a new PAR
@@ -14,17 +13,6 @@ export async function countWrongOneTimeCode(em: EntityManager, issuanceId: strin
   return em.transactional(async (tx) => {
     const issuance = await tx.findOne(Issuance, { id: issuanceId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (issuance?.status !== 'offered') return true;
-    issuance.txCodeFailures += 1;
-    const locked = issuance.txCodeFailures >= MAX_TX_CODE_FAILURES;
-    if (locked) issuance.status = 'locked';
-    await tx.flush();
-    await appendAuditEvent(tx, {
-      tenantId: issuance.tenantId,
-      actor: 'holder',
-      action: locked ? 'offer.locked' : 'offer.one_time_code_rejected',
-      subject: issuance.id,
-      details: { failures: issuance.txCodeFailures },
-    });
-    return locked;
+    return countWrongCode(tx, issuance, 'holder', 'offer.one_time_code_rejected');
   });
 }
