@@ -17,7 +17,7 @@ import type { Tenant } from '../tenants/tenant.entity.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { Issuance } from './issuance.entity.js';
 import { issueCredentials } from './issue-credentials.js';
-import type { OfferCodes } from './offer-codes.js';
+import { newTxCode, type OfferCodes } from './offer-codes.js';
 import { offerLifetimes } from './offer-lifetimes.js';
 import { offerPageUrl, offerUri } from './offer-urls.js';
 
@@ -122,7 +122,7 @@ export async function recordIssuance(
   const offerId = s.codes.newOfferId();
   const grantType = c.grantType ?? PRE_AUTHORIZED_CODE_GRANT;
   // With the authorization code grant the holder signs in with a one-time code mailed at login instead.
-  const txCode = offered && grantType === PRE_AUTHORIZED_CODE_GRANT ? s.codes.newTxCode() : undefined;
+  const txCode = offered && grantType === PRE_AUTHORIZED_CODE_GRANT ? newTxCode() : undefined;
   const now = new Date();
   const lifetimes = offerLifetimes(s.offerTtlSeconds, tenant, c.expiresIn);
   const issuance = tx.create(Issuance, {

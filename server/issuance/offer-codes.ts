@@ -1,4 +1,10 @@
-import { createHash, createHmac, hkdfSync, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { hashSecret, secretMatches } from '../tenants/token-secret.js';
+
+export const TX_CODE_LENGTH = 6;
+
+/** A tx_code, or the one-time code of a holder's sign-in: TX_CODE_LENGTH random digits. */
+export const newTxCode = () => String(randomInt(0, 10 ** TX_CODE_LENGTH)).padStart(TX_CODE_LENGTH, '0');
 
 /**
  * The secrets of an offer. The pre-authorized code is `<offer id>.<expiry>.<HMAC of both>`: nothing
@@ -30,9 +36,7 @@ export class OfferCodes {
   readPreAuthorizedCode(code: string): { offerId: string; expiresAt: Date } | undefined {
     const [offerId, exp, mac, extra] = code.split('.');
     if (!offerId || !exp || !mac || extra !== undefined || !/^[0-9a-z]{1,10}$/.test(exp)) return undefined;
-    const expected = Buffer.from(this.#mac(`${offerId}.${exp}`));
-    const given = Buffer.from(mac);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    if (!this.#macMatches(`${offerId}.${exp}`, mac)) return undefined;
     return { offerId, expiresAt: new Date(Number.parseInt(exp, 36) * 1000) };
   }
 
@@ -48,28 +52,26 @@ export class OfferCodes {
   readIssuerState(state: string): string | undefined {
     const [offerId, mac, extra] = state.split('.');
     if (!offerId || !mac || extra !== undefined) return undefined;
-    const expected = Buffer.from(this.#mac(`issuer_state:${offerId}`));
-    const given = Buffer.from(mac);
-    return expected.length === given.length && timingSafeEqual(expected, given) ? offerId : undefined;
+    return this.#macMatches(`issuer_state:${offerId}`, mac) ? offerId : undefined;
   }
 
-  newTxCode(): string {
-    return String(randomInt(0, 1_000_000)).padStart(6, '0');
-  }
-
+  /** The tx_code's stored form: salted with the offer id, so equal codes of two offers differ. */
   hashTxCode(offerId: string, txCode: string): string {
-    return createHash('sha256').update(`${offerId}:${txCode}`).digest('hex');
+    return hashSecret(`${offerId}:${txCode}`);
   }
 
   txCodeMatches(offerId: string, txCode: string, storedHash: string): boolean {
-    const a = Buffer.from(this.hashTxCode(offerId, txCode), 'hex');
-    const b = Buffer.from(storedHash, 'hex');
-    return a.length === b.length && timingSafeEqual(a, b);
+    return secretMatches(`${offerId}:${txCode}`, storedHash);
   }
 
   #mac(data: string): string {
     return createHmac('sha256', this.#key).update(data).digest('base64url');
   }
-}
 
-export const TX_CODE_LENGTH = 6;
+  /** Whether `mac` is the MAC of `data`, compared in constant time. */
+  #macMatches(data: string, mac: string): boolean {
+    const expected = Buffer.from(this.#mac(data));
+    const given = Buffer.from(mac);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+}

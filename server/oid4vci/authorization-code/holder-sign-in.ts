@@ -1,7 +1,7 @@
-import { randomInt } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TtlStore } from '../../ephemeral/ttl-store.js';
 import { findOpenOffer } from '../../issuance/find-open-offer.js';
+import { newTxCode } from '../../issuance/offer-codes.js';
 import { queueMail } from '../../mail/queue-mail.js';
 import { Tenant } from '../../tenants/tenant.entity.js';
 import {
@@ -10,6 +10,7 @@ import {
   keys,
   newSecret,
   type PendingAuthorization,
+  REQUEST_URI_PREFIX,
   readRecord,
   SIGN_IN_TTL_SECONDS,
   sameSecret,
@@ -49,9 +50,12 @@ export async function startHolderSignIn(
   clientId: string,
   requestUri: string,
 ): Promise<{ session: string; signIn: HolderSignIn }> {
-  const id = requestUri.slice('urn:ietf:params:oauth:request_uri:'.length);
-  const pending = requestUri.startsWith('urn:ietf:params:oauth:request_uri:')
-    ? await takeOnce<PendingAuthorization>(store, keys.pushed(id), SIGN_IN_TTL_SECONDS)
+  const pending = requestUri.startsWith(REQUEST_URI_PREFIX)
+    ? await takeOnce<PendingAuthorization>(
+        store,
+        keys.pushed(requestUri.slice(REQUEST_URI_PREFIX.length)),
+        SIGN_IN_TTL_SECONDS,
+      )
     : undefined;
   if (!pending) throw new SignInError('invalid_request_uri', 'the request_uri is unknown, used or expired');
   if (pending.clientId !== clientId)
@@ -59,7 +63,7 @@ export async function startHolderSignIn(
   const issuance = await findOpenOffer(em, pending.issuanceId);
   if (!issuance?.email) throw new SignInError('access_denied', 'the offer was used or has expired', pending);
   const session = newSecret();
-  const oneTimeCode = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const oneTimeCode = newTxCode();
   const signIn: HolderSignIn = {
     pending,
     email: issuance.email,
