@@ -5,32 +5,22 @@ import { findOpenOffer } from '../issuance/find-open-offer.js';
 import { offerUri } from '../issuance/offer-urls.js';
 import {
   allowLogo,
-  brandCss,
-  brandHeader,
+  brandedPage,
   expiryHtml,
   loadTenantPage,
   type TenantPage,
 } from '../tenants/branded-page.js';
 
-// Inline styles only (helmet's CSP allows them); the page has no script at all.
+// The offer page's own rules after the shared look (brandedPage): a wider card, the QR code, the
+// same-device button. Inline styles only; the page has no script at all.
 const STYLE = `
-body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #1d2330; }
-.brand { display: flex; align-items: center; gap: .75rem; padding: .75rem 1.25rem;
-         background: var(--brand); color: var(--on-brand); font-weight: 600; }
-.brand .logo { height: 2rem; max-width: 8rem; object-fit: contain; }
-main { max-width: 28rem; margin: 2rem auto; padding: 2rem; background: #fff; border-radius: 12px;
-       box-shadow: 0 1px 4px rgba(0,0,0,.1); text-align: center; }
-h1 { font-size: 1.35rem; margin: 0 0 .5rem; }
+main { max-width: 28rem; margin: 2rem auto; }
 .qr { max-width: 18rem; margin: auto; }
 a.button { display: inline-block; padding: .6rem 1.2rem; border-radius: 8px; background: var(--brand);
-           color: var(--on-brand); text-decoration: none; }
-.expiry { color: #5b6270; font-size: .9rem; }`;
+           color: var(--on-brand); text-decoration: none; }`;
 
 const page = (title: string, body: string, brand?: TenantPage) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-  `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title>` +
-  `<style>${brand ? brandCss(brand) : ':root { --brand: #1f5fd1; --on-brand: #fff; }'}${STYLE}</style></head>` +
-  `<body>${brand ? brandHeader(brand) : ''}<main>${body}</main></body></html>`;
+  brandedPage(title, `<main>${body}</main>`, { style: STYLE, ...(brand ? { brand } : {}) });
 
 /**
  * The page an e-mailed offer links to: who offers which credential until when, a QR code for a
