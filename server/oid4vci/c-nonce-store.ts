@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createLocalJWKSet, jwtVerify } from 'jose';
+import { jwtVerify } from 'jose';
 import type { Signer } from '../keys/signer.js';
+import { importPublicJwk } from '../oid4vp/verification/imported-keys.js';
 
 export const C_NONCE_TTL_SECONDS = 300;
 const TYP = 'c-nonce+jwt';
@@ -30,8 +31,13 @@ export async function issueCNonce(signer: Signer): Promise<string> {
 export async function consumeCNonce(tx: EntityManager, signer: Signer, nonce: string): Promise<boolean> {
   let exp: number;
   try {
-    const keys = createLocalJWKSet({ keys: await signer.publicJwks('issuer') });
-    const { payload } = await jwtVerify(nonce, keys, {
+    // The issuer key by kid, its import remembered: this runs in the credential request's transaction.
+    const key = async ({ kid }: { kid?: string | undefined }) => {
+      const jwk = (await signer.publicJwks('issuer')).find((k) => k.kid === kid);
+      if (!jwk) throw new Error('not signed by an issuer key');
+      return importPublicJwk(jwk, 'ES256');
+    };
+    const { payload } = await jwtVerify(nonce, key, {
       typ: TYP,
       algorithms: ['ES256'],
       requiredClaims: ['exp'],
