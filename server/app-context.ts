@@ -6,12 +6,15 @@ import type { SharedState } from './ephemeral/shared-state.js';
 import type { IssuanceServices } from './issuance/create-issuance.js';
 import type { Signer } from './keys/signer.js';
 import type { Orm } from './persistence/orm.js';
+import type { Sql } from './persistence/sql.js';
 import type { VerifierServices } from './verification/verifier-services.js';
 
 /** What the HTTP layer and the workers are given at start; nothing reaches for globals. */
 export interface AppContext {
   config: Config;
   orm: Orm;
+  /** Prepared statements on the ORM's pool, for hot paths that say in one statement what they need. */
+  sql: Sql;
   logger: Logger;
   signer: Signer;
   jobs: JobDispatcher;

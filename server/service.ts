@@ -29,6 +29,7 @@ import { metricsOf } from './metrics/service-metrics.js';
 import { verifierServices } from './oid4vp/assemble-verifier.js';
 import { startEmbeddedPostgres } from './persistence/embedded/embedded-postgres.js';
 import { migrate, openOrm } from './persistence/orm.js';
+import { poolSql } from './persistence/sql.js';
 import { localSessionEvents, redisSessionEvents } from './verification/session-events.js';
 
 export interface RunningService {
@@ -136,6 +137,7 @@ export async function startService(
     verifier,
     config,
     orm,
+    sql: await poolSql(orm),
     logger,
     signer: keys,
     jobs,

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { beforeCommit } from '../persistence/before-commit.js';
-import { queueWebhookDeliveries } from '../webhooks/queue-webhook-deliveries.js';
+import { transactionSql } from '../persistence/sql.js';
+import { queueDeliveriesSql, raisedWebhookEvents } from '../webhooks/queue-webhook-deliveries.js';
 import type { AuditEvent } from './audit-event.entity.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -61,9 +62,8 @@ export async function appendAuditEvent(tx: EntityManager, entry: AuditEntry): Pr
     const batch: PendingRow[] = [];
     rows = batch;
     buffered.set(context, batch);
+    // Webhooks derive from the same events in the same statement: none for a rolled-back change.
     beforeCommit(tx, 'audit', '', (em) => insertPending(em, batch));
-    // Webhooks derive from the same events at the same commit: none for a rolled-back change.
-    beforeCommit(tx, 'audit', 'webhooks', (em) => queueWebhookDeliveries(em, batch));
   }
   rows.push({
     id: randomUUID(),
@@ -83,15 +83,23 @@ export async function appendAuditEvent(tx: EntityManager, entry: AuditEntry): Pr
 export const auditEventsOf = (transaction: object): readonly Pick<PendingRow, 'action' | 'details'>[] =>
   buffered.get(transaction) ?? [];
 
-/** One statement for all of a transaction's events; `ordinality` keeps their order in `pos`. */
+/**
+ * One statement for all of a transaction's events (`ordinality` keeps their order in `pos`) and the
+ * webhook deliveries they raise.
+ */
 async function insertPending(tx: EntityManager, rows: PendingRow[]): Promise<void> {
-  await tx.execute(
-    `insert into audit_pending (id, tenant_id, actor, action, subject, details, created_at)
+  const insertEvents = `insert into audit_pending (id, tenant_id, actor, action, subject, details, created_at)
      select id, tenant_id, actor, action, subject, details, created_at
-     from rows from (jsonb_to_recordset(cast(? as jsonb)) as (
+     from rows from (jsonb_to_recordset(cast($1 as jsonb)) as (
        id uuid, tenant_id text, actor text, action text, subject text, details jsonb, created_at timestamptz))
        with ordinality as r(id, tenant_id, actor, action, subject, details, created_at, n)
-     order by n`,
-    [JSON.stringify(rows)],
-  );
+     order by n`;
+  const raised = raisedWebhookEvents(rows);
+  const sql = transactionSql(tx);
+  if (!raised.length) await sql.query(insertEvents, [JSON.stringify(rows)]);
+  else
+    await sql.query(`with audited as (${insertEvents}), ${queueDeliveriesSql('$2')}`, [
+      JSON.stringify(rows),
+      JSON.stringify(raised),
+    ]);
 }

@@ -171,11 +171,13 @@ export async function recordIssuance(
   });
   let credential: CreatedIssuance['credential'];
   if (delivery.includes('direct')) {
-    // With an offer as well, the direct copy is issued from a snapshot so the offer stays open.
-    const target = offered ? { ...issuance } : issuance;
+    // The credential row refers to the issuance: it is written first.
+    await tx.flush();
     const ctx = { signer: s.signer, issuerUrl: s.issuerUrl, actor };
-    const batch = await issueCredentials(tx, ctx, target, configuration, [c.holderKey]);
+    const batch = await issueCredentials(tx, ctx, issuance, configuration, [c.holderKey]);
     credential = batch.credentials[0];
+    // With an offer as well, the offer stays open with its payload; otherwise the issuance is done.
+    if (!offered) Object.assign(issuance, { status: 'issued', issuedAt: new Date(), payload: null });
   }
   return {
     offerId,

@@ -6,10 +6,10 @@ import {
   vctOf,
 } from '../credential-configurations/credential-configuration.entity.js';
 import type { Signer } from '../keys/signer.js';
-import { allocateStatusEntry } from '../status-list/allocate-status-entry.js';
+import { transactionSql } from '../persistence/sql.js';
+import { allocateStatusEntries, type StatusEntry } from '../status-list/allocate-status-entry.js';
 import type { Issuance } from './issuance.entity.js';
 import { issueSdJwtVc } from './issue-sd-jwt-vc.js';
-import { IssuedCredential } from './issued-credential.entity.js';
 
 export interface IssueContext {
   signer: Signer;
@@ -22,15 +22,19 @@ export interface IssuedBatch {
   notificationId: string;
 }
 
+/** What of an issuance its credentials are made from. */
+export type IssuanceToIssue = Pick<Issuance, 'id' | 'tenantId' | 'payload'>;
+
 /**
  * Signs one credential per holder key (one for an unbound direct delivery) from the issuance's
- * payload, each with its own status list entry, inside the caller's transaction. The issuance is
- * then done: its payload is erased and it cannot be redeemed again.
+ * payload, each with its own status list entry, inside the caller's transaction: one statement
+ * reserves the entries, one records the credentials. Marking the issuance done is the caller's
+ * part (the wallet's request has already claimed it; a direct delivery updates its entity).
  */
 export async function issueCredentials(
   tx: EntityManager,
   ctx: IssueContext,
-  issuance: Issuance,
+  issuance: IssuanceToIssue,
   configuration: CredentialConfiguration,
   holderKeys: (Record<string, unknown> | undefined)[],
 ): Promise<IssuedBatch> {
@@ -38,26 +42,14 @@ export async function issueCredentials(
   const issuedAt = new Date();
   const expiresAt = new Date(issuedAt.getTime() + configuration.validitySeconds * 1000);
   const notificationId = randomBytes(16).toString('base64url');
+  const entries = await allocateStatusEntries(tx, ctx.issuerUrl, holderKeys.length);
+  const vct = vctOf(configuration, ctx.issuerUrl);
   const credentials: IssuedBatch['credentials'] = [];
-  for (const holderJwk of holderKeys) {
-    const status = await allocateStatusEntry(tx, ctx.issuerUrl);
-    const id = randomUUID();
-    tx.create(IssuedCredential, {
-      id,
-      tenantId: issuance.tenantId,
-      issuanceId: issuance.id,
-      configurationId: configuration.id,
-      statusListId: status.listId,
-      statusIdx: status.idx,
-      status: 'valid',
-      issuedAt,
-      expiresAt,
-      notificationId,
-      walletNotification: null,
-    });
+  for (const [i, holderJwk] of holderKeys.entries()) {
+    const status = entries[i] as StatusEntry;
     const credential = await issueSdJwtVc(ctx.signer, {
       issuer: ctx.issuerUrl,
-      vct: vctOf(configuration, ctx.issuerUrl),
+      vct,
       claims: issuance.payload,
       selectivelyDisclosable: configuration.selectivelyDisclosable,
       issuedAt,
@@ -65,12 +57,25 @@ export async function issueCredentials(
       status: { idx: status.idx, uri: status.uri },
       holderJwk,
     });
-    credentials.push({ id, credential });
+    credentials.push({ id: randomUUID(), credential });
   }
-  issuance.status = 'issued';
-  issuance.issuedAt = issuedAt;
-  issuance.payload = null;
-  await tx.flush();
+  await transactionSql(tx).query(
+    `insert into issued_credential (id, tenant_id, issuance_id, configuration_id, status_list_id, status_idx,
+       status, issued_at, expires_at, notification_id, wallet_notification)
+     select id, $1, $2, $3, list_id, idx, 'valid', $4, $5, $6, null
+     from unnest($7::uuid[], $8::text[], $9::int[]) as c(id, list_id, idx)`,
+    [
+      issuance.tenantId,
+      issuance.id,
+      configuration.id,
+      issuedAt,
+      expiresAt,
+      notificationId,
+      credentials.map((c) => c.id),
+      entries.map((e) => e.listId),
+      entries.map((e) => e.idx),
+    ],
+  );
   await appendAuditEvent(tx, {
     tenantId: issuance.tenantId,
     actor: ctx.actor,

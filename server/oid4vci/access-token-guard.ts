@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Config } from '../config.js';
+import type { AppContext } from '../app-context.js';
 import { type AccessTokenGrant, grantOfAccessToken } from './access-token-store.js';
 import { sameString } from './dpop/check-dpop-claims.js';
 import { atResource, invalidDpopProof } from './dpop/dpop-errors.js';
@@ -28,14 +28,18 @@ const asResource = async <T>(check: () => Promise<T>): Promise<T> => {
  * (`htm`, `htu`, `ath`, our nonce, an unused jti). A DPoP-bound token sent as Bearer is refused, so a
  * stolen token alone is worth nothing.
  */
-export async function grantOfRequest(req: Request, res: Response, config: Config): Promise<AccessTokenGrant> {
+export async function grantOfRequest(
+  req: Request,
+  res: Response,
+  { config, sql }: Pick<AppContext, 'config' | 'sql'>,
+): Promise<AccessTokenGrant> {
   const security = walletSecurity(config);
   const challenge = security.dpopRequired ? 'DPoP' : 'Bearer';
   const m = AUTHORIZATION.exec(req.headers.authorization ?? '');
   if (!m) throw invalidToken('an access token from the token endpoint is required', challenge);
   const scheme = m[1]?.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
   const token = m[2] as string;
-  const grant = await grantOfAccessToken(req.em, token);
+  const grant = await grantOfAccessToken(sql, token);
   if (!grant) throw invalidToken('the access token is unknown or expired', scheme);
   if (!grant.dpopJkt) {
     if (scheme === 'DPoP')

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../persistence/sql.js';
 import { Oid4vciAccessToken } from './oid4vci-state.entity.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 300;
@@ -40,17 +41,12 @@ export async function issueAccessToken(
  * The grant of an unexpired access token, if any, read with its issuance's configuration in one
  * statement (a token is deleted with its issuance, so the join never drops a live token).
  */
-export async function grantOfAccessToken(
-  em: EntityManager,
-  token: string,
-): Promise<AccessTokenGrant | undefined> {
-  const [row] = await em.execute<
-    { issuance_id: string; configuration_id: string; dpop_jkt: string | null }[]
-  >(
+export async function grantOfAccessToken(sql: Sql, token: string): Promise<AccessTokenGrant | undefined> {
+  const [row] = await sql.query<{ issuance_id: string; configuration_id: string; dpop_jkt: string | null }>(
     `select t.issuance_id, i.configuration_id, t.dpop_jkt
      from oid4vci_access_token t join issuance i on i.id = t.issuance_id
-     where t.token_hash = ? and t.expires_at > ?`,
-    [hash(token), new Date()],
+     where t.token_hash = $1 and t.expires_at > now()`,
+    [hash(token)],
   );
   if (!row) return undefined;
   return {

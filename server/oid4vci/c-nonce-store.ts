@@ -1,13 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomBytes } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import type { Signer } from '../keys/signer.js';
 import { importPublicJwk } from '../oid4vp/verification/imported-keys.js';
+import { hashSecret } from '../tenants/token-secret.js';
 
 export const C_NONCE_TTL_SECONDS = 300;
 const TYP = 'c-nonce+jwt';
-
-const hash = (nonce: string) => createHash('sha256').update(nonce).digest('hex');
 
 /**
  * A fresh c_nonce: a short JWT the issuer key signs (random `jti`, `exp` in 5 minutes). The nonce
@@ -22,16 +20,20 @@ export async function issueCNonce(signer: Signer): Promise<string> {
   );
 }
 
+/** A c_nonce that is ours and unexpired, as it is recorded once used: its hash and its expiry. */
+export interface CheckedCNonce {
+  hash: string;
+  expiresAt: Date;
+}
+
 /**
- * Uses up a c_nonce in the caller's transaction: true when it is one of ours, unexpired and not used
- * before. Use is recorded by a conditional insert (only authenticated credential requests get here),
- * so of two requests racing with one nonce exactly one gets it, and a rolled-back request leaves the
- * nonce unused.
+ * Whether a c_nonce is one this issuer signed and is still fresh; undefined when not. Using it up
+ * is the credential request's transaction's part (issue-to-wallet.ts): a conditional insert of its
+ * hash there makes exactly one of two racing requests win, and a rolled-back request leaves it unused.
  */
-export async function consumeCNonce(tx: EntityManager, signer: Signer, nonce: string): Promise<boolean> {
-  let exp: number;
+export async function checkCNonce(signer: Signer, nonce: string): Promise<CheckedCNonce | undefined> {
   try {
-    // The issuer key by kid, its import remembered: this runs in the credential request's transaction.
+    // The issuer key by kid, its import remembered.
     const key = async ({ kid }: { kid?: string | undefined }) => {
       const jwk = (await signer.publicJwks('issuer')).find((k) => k.kid === kid);
       if (!jwk) throw new Error('not signed by an issuer key');
@@ -42,16 +44,8 @@ export async function consumeCNonce(tx: EntityManager, signer: Signer, nonce: st
       algorithms: ['ES256'],
       requiredClaims: ['exp'],
     });
-    exp = payload.exp as number;
+    return { hash: hashSecret(nonce), expiresAt: new Date((payload.exp as number) * 1000) };
   } catch {
-    return false;
+    return undefined;
   }
-  const rows = await tx.execute(
-    `insert into oid4vci_nonce (nonce_hash, expires_at) values (?, ?)
-     on conflict (nonce_hash) do nothing returning nonce_hash`,
-    [hash(nonce), new Date(exp * 1000)],
-  );
-  // Used nonces past their expiry can no longer be replayed anyway; swept now and then.
-  if (Math.random() < 0.01) await tx.execute('delete from oid4vci_nonce where expires_at < now()');
-  return rows.length > 0;
 }

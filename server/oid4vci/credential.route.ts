@@ -2,8 +2,14 @@ import { initServer } from '@ts-rest/express';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { AppContext } from '../app-context.js';
 import { grantOfRequest } from './access-token-guard.js';
+import { type CheckedCNonce, checkCNonce } from './c-nonce-store.js';
 import { issueToWallet } from './issue-to-wallet.js';
-import { invalidCredentialRequest, invalidProof, unknownCredentialConfiguration } from './oauth-error.js';
+import {
+  invalidCredentialRequest,
+  invalidNonce,
+  invalidProof,
+  unknownCredentialConfiguration,
+} from './oauth-error.js';
 import { verifyKeyProof } from './proof/verify-key-proof.js';
 
 const s = initServer();
@@ -12,13 +18,13 @@ const s = initServer();
  * OID4VCI 1.0 section 8: checks the access token, the request and every key proof before anything
  * is written, then issues one credential per proof (batch issuance up to BATCH_SIZE).
  */
-export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer'>) {
+export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql'>) {
   const { issuerUrl, BATCH_SIZE } = ctx.config;
   return s.route(oid4vciContract.credential, async ({ body, req, res }) => {
     res.setHeader('Cache-Control', 'no-store');
     // The token's grant names its issuance's configuration: the issuance itself is read once, locked,
     // when the credentials are issued (issueToWallet), which also tells a used offer from a live one.
-    const grant = await grantOfRequest(req, res, ctx.config);
+    const grant = await grantOfRequest(req, res, ctx);
     if (body.credential_identifier)
       throw invalidCredentialRequest('credential_identifier is not used by this issuer');
     if (body.proof)
@@ -37,12 +43,21 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer'>) {
     if (!jwts?.length) throw invalidProof('proofs.jwt with at least one key proof is required');
     if (jwts.length > BATCH_SIZE) throw invalidCredentialRequest(`at most ${BATCH_SIZE} proofs per request`);
     const proofs = await Promise.all(jwts.map((jwt) => verifyKeyProof(jwt, issuerUrl)));
+    const cNonces = new Map<string, Promise<CheckedCNonce | undefined>>();
+    const withNonces = await Promise.all(
+      proofs.map(async (proof) => {
+        if (!cNonces.has(proof.nonce)) cNonces.set(proof.nonce, checkCNonce(ctx.signer, proof.nonce));
+        const cNonce = await cNonces.get(proof.nonce);
+        if (!cNonce) throw invalidNonce('the proof nonce is not a fresh c_nonce of this issuer');
+        return { ...proof, cNonce };
+      }),
+    );
     const batch = await issueToWallet(
       req.em,
       { signer: ctx.signer, issuerUrl },
       grant.issuanceId,
       requested,
-      proofs,
+      withNonces,
     );
     return {
       status: 200,

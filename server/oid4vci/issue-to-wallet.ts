@@ -1,37 +1,34 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
-import { Issuance } from '../issuance/issuance.entity.js';
+import { claimRedeemedIssuance } from '../issuance/claim-redeemed-issuance.js';
 import { type IssuedBatch, issueCredentials } from '../issuance/issue-credentials.js';
 import type { Signer } from '../keys/signer.js';
-import { consumeCNonce } from './c-nonce-store.js';
+import { transactionSql } from '../persistence/sql.js';
+import type { CheckedCNonce } from './c-nonce-store.js';
 import { credentialRequestDenied, invalidNonce, invalidToken } from './oauth-error.js';
 import type { VerifiedProof } from './proof/verify-key-proof.js';
 
 /**
- * The credential endpoint's work once the request and its proofs have been checked: in one
- * transaction, the c_nonce is used up and one credential per proof key is issued. Any failure
- * leaves the nonce unused and the issuance redeemable.
+ * The credential endpoint's work once the request, its proofs and their c_nonces have been checked:
+ * in one transaction the issuance is claimed, the nonces are used up and one credential per proof
+ * key is issued. Any failure leaves the nonces unused and the issuance redeemable.
  */
 export async function issueToWallet(
   em: EntityManager,
   ctx: { signer: Signer; issuerUrl: string },
   issuanceId: string,
   configurationId: string,
-  proofs: VerifiedProof[],
+  proofs: (VerifiedProof & { cNonce: CheckedCNonce })[],
 ): Promise<IssuedBatch> {
+  const configuration = await findConfiguration(em, configurationId);
+  if (!configuration) throw invalidToken(`the credential configuration ${configurationId} no longer exists`);
   return em.transactional(async (tx) => {
-    const issuance = await tx.findOne(Issuance, { id: issuanceId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!issuance) throw invalidToken('the offer of this access token no longer exists');
-    if (issuance.status === 'issued')
+    const issuance = await claimRedeemedIssuance(tx, issuanceId);
+    if (issuance === 'issued')
       throw credentialRequestDenied('the credentials of this offer were already issued');
-    if (issuance.status !== 'redeemed') throw invalidToken('the access token is not valid for this offer');
-    const configuration = await findConfiguration(tx, configurationId);
-    if (!configuration) throw new Error(`configuration ${configurationId} vanished`);
-    for (const nonce of new Set(proofs.map((p) => p.nonce))) {
-      if (!(await consumeCNonce(tx, ctx.signer, nonce)))
-        throw invalidNonce('the proof nonce is not a fresh c_nonce of this issuer');
-    }
+    if (issuance === 'not-redeemed') throw invalidToken('the access token is not valid for this offer');
+    if (!(await useCNonces(tx, proofs)))
+      throw invalidNonce('the proof nonce is not a fresh c_nonce of this issuer');
     return issueCredentials(
       tx,
       { ...ctx, actor: 'wallet' },
@@ -40,4 +37,22 @@ export async function issueToWallet(
       proofs.map((p) => p.jwk),
     );
   });
+}
+
+/**
+ * Records the proofs' c_nonces as used, in one conditional insert: true when none was used before.
+ * Proofs of one batch may share a nonce, which counts once.
+ */
+async function useCNonces(tx: EntityManager, proofs: { cNonce: CheckedCNonce }[]): Promise<boolean> {
+  const nonces = [...new Map(proofs.map((p) => [p.cNonce.hash, p.cNonce])).values()];
+  const sql = transactionSql(tx);
+  const used = await sql.query(
+    `insert into oid4vci_nonce (nonce_hash, expires_at)
+     select * from unnest($1::text[], $2::timestamptz[])
+     on conflict (nonce_hash) do nothing returning nonce_hash`,
+    [nonces.map((n) => n.hash), nonces.map((n) => n.expiresAt)],
+  );
+  // Used nonces past their expiry can no longer be replayed anyway; swept now and then.
+  if (Math.random() < 0.01) await sql.query('delete from oid4vci_nonce where expires_at < now()');
+  return used.length === nonces.length;
 }

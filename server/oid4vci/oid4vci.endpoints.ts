@@ -33,7 +33,7 @@ export function mountOid4vci(app: Express, ctx: AppContext, codes: OfferCodes): 
     token: tokenRoute(ctx.config, codes),
     nonce: nonceRoute(ctx),
     credential: credentialRoute(ctx),
-    notification: notificationRoute(ctx.config),
+    notification: notificationRoute(ctx),
   });
   createExpressEndpoints(oid4vciContract, router, app, {
     responseValidation: true,

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEffect } from '../outbox/outbox.js';
+import { transactionSql } from '../persistence/sql.js';
 import { DEFAULT_STATUS_LIST_SIZE, STATUS_LIST_BITS } from './status-list.entity.js';
 import { statusByteLength } from './status-list-encoding.js';
 import { permuteIndex } from './status-list-permutation.js';
@@ -37,18 +38,19 @@ interface ListRow {
  * indexes come out in no discernible order and none is handed out twice, even across rolled-back
  * transactions (a rolled-back number is simply never used; its entry stays VALID like any unused
  * one). Nothing here locks a row: nextval() never waits, so a slow issuance transaction holds up
- * no other, and the number and its list come back from one statement.
+ * no other, and the numbers and their lists come back from one statement however many are asked for.
  *
  * Lists are opened ahead of need: the allocation half-way through a list asks the status-list
  * worker to open the next one in a transaction of its own. Only if that has not happened by the
  * time the list is full does an issuance transaction open the next list itself, and others that
  * need that same list then wait for it to commit or roll back.
  */
-export async function allocateStatusEntry(
+export async function allocateStatusEntries(
   tx: EntityManager,
   issuerUrl: string,
+  count: number,
   options: AllocateOptions = {},
-): Promise<StatusEntry> {
+): Promise<StatusEntry[]> {
   if (!tx.isInTransaction()) throw new Error('allocateStatusEntry must run inside the issuance transaction');
   const listSize = options.listSize ?? DEFAULT_STATUS_LIST_SIZE;
   if (
@@ -58,13 +60,37 @@ export async function allocateStatusEntry(
     (listSize * STATUS_LIST_BITS) % 8
   )
     throw new RangeError(`list size ${listSize} must be a multiple of ${8 / STATUS_LIST_BITS} in [1, 2^28]`);
-  const [first] = await tx.execute<(Partial<ListRow> & { n: string })[]>(
-    `with n as (select nextval('status_list_entry_seq') as n)
-     select n.n, l.id, l.seq_start, l.size, l.seed from n left join lateral (${owningList('n.n')}) l on true`,
-    [],
+  const numbered = await transactionSql(tx).query<Partial<ListRow> & { n: string }>(
+    `select n.n, l.id, l.seq_start, l.size, l.seed
+     from (select nextval('status_list_entry_seq') as n from generate_series(1, $1::int)) n
+     left join lateral (${owningList('n.n')}) l on true
+     order by n.n`,
+    [count],
   );
-  const n = Number(first?.n);
-  let list = first?.id ? (first as ListRow) : undefined;
+  const entries: StatusEntry[] = [];
+  for (const row of numbered) entries.push(await place(tx, issuerUrl, row, listSize));
+  return entries;
+}
+
+/** One entry: what `allocateStatusEntries` does for a single credential. */
+export async function allocateStatusEntry(
+  tx: EntityManager,
+  issuerUrl: string,
+  options: AllocateOptions = {},
+): Promise<StatusEntry> {
+  const [entry] = await allocateStatusEntries(tx, issuerUrl, 1, options);
+  return entry as StatusEntry;
+}
+
+/** The entry of sequence number `n`, opening its list first when no open list holds it yet. */
+async function place(
+  tx: EntityManager,
+  issuerUrl: string,
+  numbered: Partial<ListRow> & { n: string },
+  listSize: number,
+): Promise<StatusEntry> {
+  const n = Number(numbered.n);
+  let list = numbered.id ? (numbered as ListRow) : undefined;
   for (;;) {
     const start = list ? Number(list.seq_start) : 0;
     if (list && n < start + list.size) {

@@ -1,21 +1,29 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuditFacts, webhookEventOf } from './webhook-events.js';
 
-/**
- * Runs at the commit of a transaction that appended audit events (audit/audit-log.ts): for each event
- * that raises a webhook, one delivery per endpoint of the tenant subscribed to it, and one outbox row
- * per delivery, all in that transaction. A rolled-back change thus sends nothing, and a committed one
- * cannot lose its deliveries. One statement, and none at all when no event raises a webhook.
- */
-export async function queueWebhookDeliveries(tx: EntityManager, audited: AuditFacts[]): Promise<void> {
-  const events = audited.flatMap((a) => {
+/** A webhook event raised by an audited change, as the delivery statement reads it. */
+export interface RaisedEvent {
+  tenant_id: string;
+  type: string;
+  payload: unknown;
+  at: string;
+}
+
+/** The webhook events the audited changes raise; none for changes no webhook tells of. */
+export function raisedWebhookEvents(audited: AuditFacts[]): RaisedEvent[] {
+  return audited.flatMap((a) => {
     const event = webhookEventOf(a);
     return event ? [{ tenant_id: a.tenant_id, type: event.type, payload: event, at: a.created_at }] : [];
   });
-  if (!events.length) return;
-  await tx.execute(
-    `with event as (
-       select * from rows from (jsonb_to_recordset(cast(? as jsonb)) as (
+}
+
+/**
+ * The tail of the audit statement (audit/audit-log.ts) for changes that raise webhooks: for each
+ * raised event (the jsonb parameter `param`), one delivery per endpoint of the tenant subscribed to
+ * it, and one outbox row per delivery, in the transaction of the change. A rolled-back change thus
+ * sends nothing, and a committed one cannot lose its deliveries.
+ */
+export const queueDeliveriesSql = (param: string) => `event as (
+       select * from rows from (jsonb_to_recordset(cast(${param} as jsonb)) as (
          tenant_id text, type text, payload jsonb, at timestamptz)) with ordinality as e(tenant_id, type, payload, at, n)
      ), delivery as (
        insert into webhook_delivery (id, tenant_id, endpoint_id, event_type, payload, outbox_id, created_at)
@@ -26,7 +34,4 @@ export async function queueWebhookDeliveries(tx: EntityManager, audited: AuditFa
      )
      insert into outbox_message (id, topic, payload, status, attempts, available_at, last_error, created_at)
      select outbox_id, 'webhook', jsonb_build_object('deliveryId', id::text), 'pending', 0, now(), null, now()
-     from delivery`,
-    [JSON.stringify(events)],
-  );
-}
+     from delivery`;

@@ -46,7 +46,8 @@ describe('npm run cli -- webhook …', () => {
     expect((await cli('webhook', 'replay', tenant, webhookId, randomUUID())).code).toBe(1);
     expect((await cli('webhook', 'delete', tenant, webhookId)).code).toBe(0);
     expect(await cli('webhook', 'list', tenant)).toEqual({ code: 0, body: { items: [] } });
-  });
+    // Eight CLI processes, each starting tsx: a few seconds each on a loaded machine.
+  }, 120_000);
 
   it('refuses a URL that is not http(s) (exit 1) and a missing --url with the usage (exit 2)', async () => {
     expect((await cli('webhook', 'create', tenant, '--url', 'ftp://hooks.example/x')).code).toBe(1);
