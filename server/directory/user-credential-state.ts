@@ -1,6 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Issuance } from '../issuance/issuance.entity.js';
-import { IssuedCredential } from '../issuance/issued-credential.entity.js';
 import type { ScimUser } from './scim-user.entity.js';
 
 export interface CredentialState {
@@ -11,26 +9,34 @@ export interface CredentialState {
   reason?: string;
 }
 
-/** The credential state of each user, read in two queries for a whole page of users. */
+interface IssuanceRow {
+  id: string;
+  status: string;
+  expires_at: string | Date;
+  credentials: { id: string; status: string }[];
+}
+
+/** The credential state of each user, read in one query for a whole page of users. */
 export async function credentialStates(
   em: EntityManager,
-  users: ScimUser[],
+  users: Pick<ScimUser, 'id' | 'issuanceId' | 'credentialReason'>[],
 ): Promise<Map<string, CredentialState>> {
   const issuanceIds = users.map((u) => u.issuanceId).filter((id): id is string => Boolean(id));
-  const [issuances, credentials] = issuanceIds.length
-    ? await Promise.all([
-        em.find(Issuance, { id: { $in: issuanceIds } }, { fields: ['id', 'status', 'expiresAt'] }),
-        em.find(
-          IssuedCredential,
-          { issuanceId: { $in: issuanceIds } },
-          { fields: ['id', 'issuanceId', 'status'] },
-        ),
-      ])
-    : [[], []];
+  const rows = issuanceIds.length
+    ? await em.execute<IssuanceRow[]>(
+        `select i.id, i.status, i.expires_at,
+           coalesce(json_agg(json_build_object('id', c.id, 'status', c.status) order by c.issued_at, c.id)
+             filter (where c.id is not null), '[]') as credentials
+         from issuance i left join issued_credential c on c.issuance_id = i.id
+         where i.id in (?) group by i.id`,
+        [issuanceIds],
+      )
+    : [];
+  const byIssuance = new Map(rows.map((r) => [r.id, r]));
   const states = new Map<string, CredentialState>();
   for (const user of users) {
-    const issuance = issuances.find((i) => i.id === user.issuanceId);
-    const mine = credentials.filter((c) => c.issuanceId === user.issuanceId);
+    const issuance = user.issuanceId ? byIssuance.get(user.issuanceId) : undefined;
+    const mine = issuance?.credentials ?? [];
     let status: CredentialState['status'] = 'none';
     if (mine.some((c) => c.status === 'valid')) status = 'valid';
     else if (mine.some((c) => c.status === 'suspended')) status = 'suspended';
@@ -38,7 +44,7 @@ export async function credentialStates(
     else if (
       issuance &&
       (issuance.status === 'offered' || issuance.status === 'redeemed') &&
-      issuance.expiresAt > new Date()
+      new Date(issuance.expires_at) > new Date()
     )
       status = 'offered';
     states.set(user.id, {
