@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import QRCode from 'qrcode';
 import { escapeHtml } from '../http/escape-html.js';
+import { qrCodeSvg } from '../http/qr-code.js';
 import { findOpenOffer } from '../issuance/find-open-offer.js';
 import { offerUri } from '../issuance/offer-urls.js';
 import {
@@ -45,7 +45,7 @@ export function offerPageRoute(issuerUrl: string) {
     }
     const brand = await loadTenantPage(req.em, issuance.tenantId, issuance.configurationId);
     const uri = offerUri(issuerUrl, issuance.id);
-    const qr = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    const qr = await qrCodeSvg(uri);
     const e = escapeHtml;
     allowLogo(res, brand);
     res

@@ -1,6 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import QRCode from 'qrcode';
 import { DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
 import type {
   ClientIdPrefix,
@@ -10,6 +9,7 @@ import { appendAuditEvent } from '../audit/audit-log.js';
 import { vctOf } from '../credential-configurations/credential-configuration.entity.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { validationError } from '../domain-errors.js';
+import { qrCodeSvg } from '../http/qr-code.js';
 import { fieldErrors } from '../http/zod-errors.js';
 import { cachedTenant } from '../tenants/tenant-cache.js';
 import { buildDcqlForVct } from './build-dcql.js';
@@ -139,11 +139,7 @@ export async function createPresentationSession(
     `${scheme}://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestObjectUrl(s.config.verifierUrl, id, sameDevice))}`;
   const authorizationRequestUri = link(Boolean(req.redirect_uri));
   const crossDeviceUri = link(false);
-  const svg = await QRCode.toString(crossDeviceUri, {
-    type: 'svg',
-    errorCorrectionLevel: 'M',
-    margin: 2,
-  });
+  const svg = await qrCodeSvg(crossDeviceUri);
   return {
     session,
     expiresIn,
