@@ -5,7 +5,12 @@ import { notFound } from '../domain-errors.js';
 import { adminActor } from '../http/admin-guard.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { TrustAnchor } from './trust-anchor.entity.js';
-import { listTrustAnchors, trustAnchorFromPem, trustAnchorView } from './trust-anchors.js';
+import {
+  listTrustAnchors,
+  trustAnchorFromPem,
+  trustAnchorsChanged,
+  trustAnchorView,
+} from './trust-anchors.js';
 
 const s = initServer();
 const { listTrustAnchors: list, addTrustAnchor: add, deleteTrustAnchor: remove } = trustedIssuerContract;
@@ -35,6 +40,7 @@ export const adminTrustAnchorRoutes = {
         ],
       );
       if (inserted.length === 0) return false;
+      await trustAnchorsChanged(tx, params.id);
       await appendAuditEvent(tx, {
         tenantId: params.id,
         actor: adminActor(req),
@@ -51,6 +57,7 @@ export const adminTrustAnchorRoutes = {
     await req.em.transactional(async (tx) => {
       const deleted = await tx.nativeDelete(TrustAnchor, { tenantId: params.id, sha256: params.sha256 });
       if (deleted === 0) throw notFound(`trust anchor ${params.sha256}`);
+      await trustAnchorsChanged(tx, params.id);
       await appendAuditEvent(tx, {
         tenantId: params.id,
         actor: adminActor(req),

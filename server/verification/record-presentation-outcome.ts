@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { conflict } from '../domain-errors.js';
@@ -44,16 +43,24 @@ const replayed = () => conflict('this vp_token was presented before', 'vp-token-
 export async function recordOutcome(em: EntityManager, s: VerifierServices, a: Answer) {
   if (a.ephemeral) return recordEphemeralOutcome(em, s, a);
   return em.transactional(async (tx) => {
-    const row = await tx.findOneOrFail(
-      PresentationSession,
-      { id: a.session.id },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
-    if (row.status !== 'pending') throw alreadyAnswered();
-    if (a.tokenHash && !(await claimToken(tx, a.tokenHash, row.id))) throw replayed();
-    row.completedAt = new Date();
+    if (a.tokenHash && !(await claimToken(tx, a.tokenHash, a.session.id))) throw replayed();
+    const row = { ...a.session, completedAt: new Date() };
     applyOutcome(row, a);
-    await tx.flush();
+    // One conditional UPDATE, not a locked read and a write: of two answers racing for one session
+    // the second updates nothing, and its rollback gives its vp_token back.
+    const updated = await tx.nativeUpdate(
+      PresentationSession,
+      { id: row.id, status: 'pending' },
+      {
+        status: row.status,
+        completedAt: row.completedAt,
+        result: row.result,
+        failureReason: row.failureReason,
+        responseCodeHash: row.responseCodeHash,
+        responseCodeExpiresAt: row.responseCodeExpiresAt,
+      },
+    );
+    if (!updated) throw alreadyAnswered();
     await audit(tx, row, a.outcome);
     return row;
   });

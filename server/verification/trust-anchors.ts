@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { cached, invalidate } from '../cache/node-caches.js';
 import { validationError } from '../domain-errors.js';
 import {
   certificatesFromPem,
@@ -69,8 +70,20 @@ export const listTrustAnchors = (em: EntityManager, tenantId: string) =>
   em.find(TrustAnchor, { tenantId }, { orderBy: { createdAt: 'asc', sha256: 'asc' } });
 
 /** The tenant's anchors as the verifier takes them: standard base64 DER. */
-export const trustAnchorCertificates = async (em: EntityManager, tenantId: string) =>
-  (await listTrustAnchors(em, tenantId)).map((a) => a.certificate);
+export const trustAnchorCertificates = (em: EntityManager, tenantId: string): Promise<string[]> =>
+  cached(em, TRUST_ANCHORS, tenantId, async () =>
+    Object.freeze((await listTrustAnchors(em, tenantId)).map((a) => a.certificate)),
+  ) as Promise<string[]>;
+
+/**
+ * Every presentation is checked against its tenant's anchors, which change only through the admin
+ * API: they come from the node's cache, and each change invalidates them on every node.
+ */
+const TRUST_ANCHORS = 'trust-anchors';
+
+/** Call in the transaction that adds or removes one of the tenant's anchors. */
+export const trustAnchorsChanged = (tx: EntityManager, tenantId: string) =>
+  invalidate(tx, TRUST_ANCHORS, tenantId);
 
 /**
  * The session's DCQL query restricted to the tenant's trust anchors (the integrator asked with
