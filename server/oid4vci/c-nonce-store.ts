@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { jwtVerify } from 'jose';
+import { importPublicJwk } from '../keys/imported-keys.js';
 import type { Signer } from '../keys/signer.js';
-import { importPublicJwk } from '../oid4vp/verification/imported-keys.js';
 
 export const C_NONCE_TTL_SECONDS = 300;
 const TYP = 'c-nonce+jwt';
