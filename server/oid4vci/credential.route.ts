@@ -1,19 +1,23 @@
 import { initServer } from '@ts-rest/express';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { AppContext } from '../app-context.js';
+import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { grantOfRequest } from './access-token-guard.js';
 import { issueToWallet } from './issue-to-wallet.js';
-import { invalidCredentialRequest, invalidProof, unknownCredentialConfiguration } from './oauth-error.js';
-import { verifyKeyProof } from './proof/verify-key-proof.js';
+import { invalidCredentialRequest, unknownCredentialConfiguration } from './oauth-error.js';
+import { holderKeys } from './proof/holder-keys.js';
+import { walletSecurity } from './wallet-security.js';
 
 const s = initServer();
 
 /**
- * OID4VCI 1.0 section 8: checks the access token, the request and every key proof before anything
- * is written, then issues one credential per proof (batch issuance up to BATCH_SIZE).
+ * OID4VCI 1.0 section 8: checks the access token, the request and every key proof (and key
+ * attestation, appendix D) before anything is written, then issues one credential per holder key
+ * (batch issuance up to BATCH_SIZE).
  */
 export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer'>) {
   const { issuerUrl, BATCH_SIZE } = ctx.config;
+  const anchors = walletSecurity(ctx.config).walletProviderAnchors;
   return s.route(oid4vciContract.credential, async ({ body, req, res }) => {
     res.setHeader('Cache-Control', 'no-store');
     // The token's grant names its issuance's configuration: the issuance itself is read once, locked,
@@ -22,7 +26,9 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer'>) {
     if (body.credential_identifier)
       throw invalidCredentialRequest('credential_identifier is not used by this issuer');
     if (body.proof)
-      throw invalidCredentialRequest('send key proofs in proofs.jwt (proof is not part of OID4VCI 1.0)');
+      throw invalidCredentialRequest(
+        'send key proofs in proofs.jwt or proofs.attestation (proof is not part of OID4VCI 1.0)',
+      );
     if (body.credential_response_encryption)
       throw invalidCredentialRequest('credential response encryption is not supported');
     const requested = body.credential_configuration_id;
@@ -33,16 +39,20 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer'>) {
     const proofTypes = Object.keys(body.proofs ?? {});
     if (proofTypes.length > 1)
       throw invalidCredentialRequest(`proofs must hold one proof type, not ${proofTypes.join(' and ')}`);
-    const jwts = body.proofs?.jwt;
-    if (!jwts?.length) throw invalidProof('proofs.jwt with at least one key proof is required');
-    if (jwts.length > BATCH_SIZE) throw invalidCredentialRequest(`at most ${BATCH_SIZE} proofs per request`);
-    const proofs = await Promise.all(jwts.map((jwt) => verifyKeyProof(jwt, issuerUrl)));
+    // Read from the node's cache; issueToWallet reads it again in its transaction.
+    const configuration = await findConfiguration(req.em, requested);
+    const holder = await holderKeys(body.proofs, {
+      issuer: issuerUrl,
+      anchors,
+      batchSize: BATCH_SIZE,
+      required: configuration?.keyAttestationsRequired ?? null,
+    });
     const batch = await issueToWallet(
       req.em,
       { signer: ctx.signer, issuerUrl },
       grant.issuanceId,
       requested,
-      proofs,
+      holder,
     );
     return {
       status: 200,
