@@ -225,7 +225,7 @@ describe('key attestations at the credential endpoint', () => {
         'key_storage not accepted',
         await jwtWith(await attest({ keyStorage: ['iso_18045_basic'] })),
         'invalid_proof',
-        /key_storage \(iso_18045_basic\) includes none/,
+        /key_storage \(iso_18045_basic\) meets none/,
       ],
       [
         'user_authentication absent',
