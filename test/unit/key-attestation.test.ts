@@ -86,6 +86,15 @@ describe('key attestation JWT', () => {
     expect([e.error, e.description]).toEqual(['invalid_proof', expect.stringMatching(/self-signed/)]);
   });
 
+  it('refuses an alg other than ES256, the one proof_signing_alg_values_supported (appendix F.1)', async () => {
+    const p384 = await generateKeyPair('ES384');
+    const jwt = await new SignJWT({ iat: now, exp: now + 600, attested_keys: [holder] })
+      .setProtectedHeader({ alg: 'ES384', typ: 'key-attestation+jwt', x5c })
+      .sign(p384.privateKey);
+    const e = await refusal(() => verifyKeyAttestation(jwt, anchors, 'jwt', now));
+    expect([e.error, e.description]).toEqual(['invalid_proof', 'key attestation alg must be ES256']);
+  });
+
   it('refuses an attested key this issuer cannot bind to, no keys, and any attestation without anchors', async () => {
     const ed = await exportJWK((await generateKeyPair('EdDSA')).publicKey);
     const mixed = await sign({ attested_keys: [holder, ed] }, x5c);
