@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KeyAttestationsRequired } from '../oid4vci/key-attestations-required.js';
 
 /** Display of a credential type in one locale (SD-JWT VC type metadata and OID4VCI metadata). */
 export const CredentialDisplay = z.object({
@@ -52,6 +53,9 @@ export const CredentialConfigurationInput = z
       .max(10 * 365 * 86_400),
     display: z.array(CredentialDisplay).min(1),
     claims: z.array(ClaimMetadata).default([]),
+    key_attestations_required: KeyAttestationsRequired.optional().describe(
+      'Present: credential requests must carry a key attestation (OID4VCI 1.0 appendix D) from a trusted wallet provider; {} asks for one without constraints',
+    ),
   })
   .strict();
 
@@ -65,6 +69,7 @@ export const CredentialConfigurationInfo = z.object({
   validity_seconds: z.number().int(),
   display: z.array(CredentialDisplay),
   claims: z.array(ClaimMetadata),
+  key_attestations_required: KeyAttestationsRequired.optional(),
 });
 
 export const CredentialConfigurationList = z.object({ items: z.array(CredentialConfigurationInfo) });

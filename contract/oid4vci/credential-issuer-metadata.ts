@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KeyAttestationsRequired } from './key-attestations-required.js';
 
 const Display = z
   .object({ name: z.string(), locale: z.string().optional(), description: z.string().optional() })
@@ -21,7 +22,10 @@ export const CredentialIssuerMetadata = z
           cryptographic_binding_methods_supported: z.array(z.string()),
           credential_signing_alg_values_supported: z.array(z.string()),
           proof_types_supported: z.record(
-            z.object({ proof_signing_alg_values_supported: z.array(z.string()) }),
+            z.object({
+              proof_signing_alg_values_supported: z.array(z.string()),
+              key_attestations_required: KeyAttestationsRequired.optional(),
+            }),
           ),
           credential_metadata: z
             .object({ display: z.array(Display), claims: z.array(z.unknown()) })

@@ -1,12 +1,19 @@
 import { z } from 'zod';
 
-/** OID4VCI 1.0 section 8.2. `proof` (singular) is from drafts and is refused with a clear error. */
+/**
+ * OID4VCI 1.0 section 8.2. `proofs` holds one proof type: `jwt` key proofs, or `attestation`, one
+ * key attestation (appendix D; its length is checked by the endpoint, as invalid_proof). `proof`
+ * (singular) is from drafts and is refused with a clear error.
+ */
 export const CredentialRequest = z
   .object({
     credential_configuration_id: z.string().optional(),
     credential_identifier: z.string().optional(),
     proofs: z
-      .object({ jwt: z.array(z.string()).min(1) })
+      .object({
+        jwt: z.array(z.string()).min(1).optional(),
+        attestation: z.array(z.string()).optional(),
+      })
       .passthrough()
       .optional(),
     proof: z.unknown().optional(),

@@ -20,6 +20,7 @@ const view = (c: CredentialConfiguration, issuerUrl: string) => ({
   validity_seconds: c.validitySeconds,
   display: c.display,
   claims: c.claims,
+  ...(c.keyAttestationsRequired ? { key_attestations_required: c.keyAttestationsRequired } : {}),
 });
 
 /** Operators register the kinds of credential the issuer can issue. */
@@ -49,6 +50,7 @@ export function adminCredentialConfigurationRoutes(issuerUrl: string, validator:
             validitySeconds: body.validity_seconds,
             display: body.display,
             claims: body.claims,
+            keyAttestationsRequired: body.key_attestations_required ?? null,
           },
           validator,
         );

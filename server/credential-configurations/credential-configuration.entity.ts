@@ -4,9 +4,11 @@ import type {
   ClaimMetadata as ClaimMetadataSchema,
   CredentialDisplay as CredentialDisplaySchema,
 } from '../../contract/admin/credential-configuration.js';
+import type { KeyAttestationsRequired as KeyAttestationsRequiredSchema } from '../../contract/oid4vci/key-attestations-required.js';
 
 export type CredentialDisplay = z.infer<typeof CredentialDisplaySchema>;
 export type ClaimMetadata = z.infer<typeof ClaimMetadataSchema>;
+export type KeyAttestationsRequired = z.infer<typeof KeyAttestationsRequiredSchema>;
 
 /**
  * A kind of credential the issuer can issue: its SD-JWT VC type, the JSON Schema its payload must
@@ -26,6 +28,8 @@ export const CredentialConfiguration = defineEntity({
     validitySeconds: p.integer(),
     display: p.json<CredentialDisplay[]>(),
     claims: p.json<ClaimMetadata[]>(),
+    /** Null: no key attestation is asked for; else the wallet must send one meeting these levels. */
+    keyAttestationsRequired: p.json<KeyAttestationsRequired>().nullable(),
     builtin: p.boolean(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

@@ -13,6 +13,7 @@ export const LEAR_CREDENTIAL_EMPLOYEE: Omit<CredentialConfiguration, 'createdAt'
   vct: null,
   builtin: true,
   validitySeconds: 365 * 24 * 3600,
+  keyAttestationsRequired: null,
   selectivelyDisclosable: ['mandatee.firstName', 'mandatee.lastName', 'mandatee.email', 'power[]'],
   payloadSchema: {
     type: 'object',

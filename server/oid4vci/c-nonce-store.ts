@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { jwtVerify } from 'jose';
+import { importPublicJwk } from '../keys/imported-keys.js';
 import type { Signer } from '../keys/signer.js';
-import { importPublicJwk } from '../oid4vp/verification/imported-keys.js';
 import { hashSecret } from '../tenants/token-secret.js';
+import { invalidNonce } from './oauth-error.js';
 
 export const C_NONCE_TTL_SECONDS = 300;
 const TYP = 'c-nonce+jwt';
@@ -48,4 +49,19 @@ export async function checkCNonce(signer: Signer, nonce: string): Promise<Checke
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The c_nonces of a credential request's proofs and key attestations, each checked once (proofs of
+ * a batch may share one); `invalid_nonce` when one is not a fresh c_nonce of this issuer.
+ */
+export async function checkCNonces(signer: Signer, nonces: string[]): Promise<CheckedCNonce[]> {
+  return Promise.all(
+    [...new Set(nonces)].map(async (nonce) => {
+      const checked = await checkCNonce(signer, nonce);
+      if (!checked)
+        throw invalidNonce('a proof or key attestation nonce is not a fresh c_nonce of this issuer');
+      return checked;
+    }),
+  );
 }

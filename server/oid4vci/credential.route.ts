@@ -1,34 +1,35 @@
 import { initServer } from '@ts-rest/express';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { AppContext } from '../app-context.js';
+import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { grantOfRequest } from './access-token-guard.js';
-import { type CheckedCNonce, checkCNonce } from './c-nonce-store.js';
+import { checkCNonces } from './c-nonce-store.js';
 import { issueToWallet } from './issue-to-wallet.js';
-import {
-  invalidCredentialRequest,
-  invalidNonce,
-  invalidProof,
-  unknownCredentialConfiguration,
-} from './oauth-error.js';
-import { verifyKeyProof } from './proof/verify-key-proof.js';
+import { invalidCredentialRequest, invalidToken, unknownCredentialConfiguration } from './oauth-error.js';
+import { holderKeys } from './proof/holder-keys.js';
+import { walletSecurity } from './wallet-security.js';
 
 const s = initServer();
 
 /**
- * OID4VCI 1.0 section 8: checks the access token, the request and every key proof before anything
- * is written, then issues one credential per proof (batch issuance up to BATCH_SIZE).
+ * OID4VCI 1.0 section 8: checks the access token, the request and every key proof (and key
+ * attestation, appendix D) before anything is written, then issues one credential per holder key
+ * (batch issuance up to BATCH_SIZE).
  */
 export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql'>) {
   const { issuerUrl, BATCH_SIZE } = ctx.config;
+  const anchors = walletSecurity(ctx.config).walletProviderAnchors;
   return s.route(oid4vciContract.credential, async ({ body, req, res }) => {
     res.setHeader('Cache-Control', 'no-store');
-    // The token's grant names its issuance's configuration: the issuance itself is read once, locked,
-    // when the credentials are issued (issueToWallet), which also tells a used offer from a live one.
+    // The token's grant names its issuance's configuration: the issuance itself is claimed once, when
+    // the credentials are issued (issueToWallet), which also tells a used offer from a live one.
     const grant = await grantOfRequest(req, res, ctx);
     if (body.credential_identifier)
       throw invalidCredentialRequest('credential_identifier is not used by this issuer');
     if (body.proof)
-      throw invalidCredentialRequest('send key proofs in proofs.jwt (proof is not part of OID4VCI 1.0)');
+      throw invalidCredentialRequest(
+        'send key proofs in proofs.jwt or proofs.attestation (proof is not part of OID4VCI 1.0)',
+      );
     if (body.credential_response_encryption)
       throw invalidCredentialRequest('credential response encryption is not supported');
     const requested = body.credential_configuration_id;
@@ -39,25 +40,25 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql
     const proofTypes = Object.keys(body.proofs ?? {});
     if (proofTypes.length > 1)
       throw invalidCredentialRequest(`proofs must hold one proof type, not ${proofTypes.join(' and ')}`);
-    const jwts = body.proofs?.jwt;
-    if (!jwts?.length) throw invalidProof('proofs.jwt with at least one key proof is required');
-    if (jwts.length > BATCH_SIZE) throw invalidCredentialRequest(`at most ${BATCH_SIZE} proofs per request`);
-    const proofs = await Promise.all(jwts.map((jwt) => verifyKeyProof(jwt, issuerUrl)));
-    const cNonces = new Map<string, Promise<CheckedCNonce | undefined>>();
-    const withNonces = await Promise.all(
-      proofs.map(async (proof) => {
-        if (!cNonces.has(proof.nonce)) cNonces.set(proof.nonce, checkCNonce(ctx.signer, proof.nonce));
-        const cNonce = await cNonces.get(proof.nonce);
-        if (!cNonce) throw invalidNonce('the proof nonce is not a fresh c_nonce of this issuer');
-        return { ...proof, cNonce };
-      }),
-    );
+    // From the node's cache: configurations change only through the admin API.
+    const configuration = await findConfiguration(req.em, requested);
+    if (!configuration) throw invalidToken(`the credential configuration ${requested} no longer exists`);
+    const holder = await holderKeys(body.proofs, {
+      issuer: issuerUrl,
+      anchors,
+      batchSize: BATCH_SIZE,
+      required: configuration.keyAttestationsRequired ?? null,
+    });
+    const cNonces = await checkCNonces(ctx.signer, holder.nonces);
     const batch = await issueToWallet(
       req.em,
       { signer: ctx.signer, issuerUrl },
       grant.issuanceId,
-      requested,
-      withNonces,
+      configuration,
+      {
+        keys: holder.keys,
+        cNonces,
+      },
     );
     return {
       status: 200,

@@ -1,50 +1,39 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
+import type { JWK } from 'jose';
+import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { claimRedeemedIssuance } from '../issuance/claim-redeemed-issuance.js';
 import { type IssuedBatch, issueCredentials } from '../issuance/issue-credentials.js';
 import type { Signer } from '../keys/signer.js';
 import { transactionSql } from '../persistence/sql.js';
 import type { CheckedCNonce } from './c-nonce-store.js';
 import { credentialRequestDenied, invalidNonce, invalidToken } from './oauth-error.js';
-import type { VerifiedProof } from './proof/verify-key-proof.js';
 
 /**
- * The credential endpoint's work once the request, its proofs and their c_nonces have been checked:
- * in one transaction the issuance is claimed, the nonces are used up and one credential per proof
- * key is issued. Any failure leaves the nonces unused and the issuance redeemable.
+ * The credential endpoint's work once the request, its proofs (and key attestations) and their
+ * c_nonces have been checked: in one transaction the issuance is claimed, the nonces are used up and
+ * one credential per holder key is issued. Any failure leaves the nonces unused and the issuance
+ * redeemable.
  */
 export async function issueToWallet(
   em: EntityManager,
   ctx: { signer: Signer; issuerUrl: string },
   issuanceId: string,
-  configurationId: string,
-  proofs: (VerifiedProof & { cNonce: CheckedCNonce })[],
+  configuration: CredentialConfiguration,
+  holder: { keys: JWK[]; cNonces: CheckedCNonce[] },
 ): Promise<IssuedBatch> {
-  const configuration = await findConfiguration(em, configurationId);
-  if (!configuration) throw invalidToken(`the credential configuration ${configurationId} no longer exists`);
   return em.transactional(async (tx) => {
     const issuance = await claimRedeemedIssuance(tx, issuanceId);
     if (issuance === 'issued')
       throw credentialRequestDenied('the credentials of this offer were already issued');
     if (issuance === 'not-redeemed') throw invalidToken('the access token is not valid for this offer');
-    if (!(await useCNonces(tx, proofs)))
-      throw invalidNonce('the proof nonce is not a fresh c_nonce of this issuer');
-    return issueCredentials(
-      tx,
-      { ...ctx, actor: 'wallet' },
-      issuance,
-      configuration,
-      proofs.map((p) => p.jwk),
-    );
+    if (!(await useCNonces(tx, holder.cNonces)))
+      throw invalidNonce('a proof or key attestation nonce is not a fresh c_nonce of this issuer');
+    return issueCredentials(tx, { ...ctx, actor: 'wallet' }, issuance, configuration, holder.keys);
   });
 }
 
-/**
- * Records the proofs' c_nonces as used, in one conditional insert: true when none was used before.
- * Proofs of one batch may share a nonce, which counts once.
- */
-async function useCNonces(tx: EntityManager, proofs: { cNonce: CheckedCNonce }[]): Promise<boolean> {
-  const nonces = [...new Map(proofs.map((p) => [p.cNonce.hash, p.cNonce])).values()];
+/** Records the c_nonces as used, in one conditional insert: true when none was used before. */
+async function useCNonces(tx: EntityManager, nonces: CheckedCNonce[]): Promise<boolean> {
   const sql = transactionSql(tx);
   const used = await sql.query(
     `insert into oid4vci_nonce (nonce_hash, expires_at)

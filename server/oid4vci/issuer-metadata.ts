@@ -1,7 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
-import { type ClaimMetadata, vctOf } from '../credential-configurations/credential-configuration.entity.js';
+import {
+  type ClaimMetadata,
+  type CredentialConfiguration,
+  vctOf,
+} from '../credential-configurations/credential-configuration.entity.js';
 import { listConfigurations } from '../credential-configurations/credential-configuration-registry.js';
+import { walletSecurity } from './wallet-security.js';
 
 export const oid4vciEndpoints = (issuerUrl: string) => ({
   nonce: `${issuerUrl}/oid4vci/v1/nonce`,
@@ -19,6 +24,7 @@ export const credentialScope = (configurationId: string) => configurationId;
 export async function credentialIssuerMetadata(em: EntityManager, config: Config) {
   const endpoints = oid4vciEndpoints(config.issuerUrl);
   const configurations = await listConfigurations(em);
+  const attestationsVerifiable = walletSecurity(config).walletProviderAnchors.length > 0;
   return {
     credential_issuer: config.issuerUrl,
     credential_endpoint: endpoints.credential,
@@ -35,12 +41,29 @@ export async function credentialIssuerMetadata(em: EntityManager, config: Config
           vct: vctOf(c, config.issuerUrl),
           cryptographic_binding_methods_supported: ['jwk'],
           credential_signing_alg_values_supported: ['ES256'],
-          proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256'] } },
+          proof_types_supported: proofTypesSupported(c, attestationsVerifiable),
           credential_metadata: { display: c.display, claims: c.claims.map(oid4vciClaim) },
         },
       ]),
     ),
   };
+}
+
+/**
+ * Section 12.2.4 `proof_types_supported`: `jwt` key proofs (a key attestation in their header
+ * welcome), and, once the operator trusts a wallet provider (WALLET_PROVIDER_TRUST_ANCHORS) so that
+ * one can verify, the `attestation` proof type (HAIP asks issuers for both); ES256 only. A
+ * configuration's `key_attestations_required` goes with each.
+ */
+function proofTypesSupported(
+  c: Pick<CredentialConfiguration, 'keyAttestationsRequired'>,
+  attestationsVerifiable: boolean,
+) {
+  const proofType = {
+    proof_signing_alg_values_supported: ['ES256'],
+    ...(c.keyAttestationsRequired ? { key_attestations_required: c.keyAttestationsRequired } : {}),
+  };
+  return { jwt: proofType, ...(attestationsVerifiable ? { attestation: proofType } : {}) };
 }
 
 /** OID4VCI appendix B.2 claim description: like SD-JWT VC claim metadata, but labels are `name`. */

@@ -51,14 +51,15 @@ export function publicP256Jwk(value: unknown, what: string, refuse: Refuse): JWK
 /**
  * A JWT signed by the public key in its own `jwk` header (OID4VCI 1.0 appendix F.1 key proof, RFC
  * 9449 section 4.3 DPoP proof): the header checked as above, the key a public P-256 one (with
- * `jwkAlone`, not beside `kid` or `x5c`), the signature by it. Returns the key and the payload,
- * whose claims, time claims included, are the caller's to check.
+ * `jwkAlone`, not beside `kid` or `x5c`), the signature by it. Returns the key, the header (for
+ * parameters such as a key proof's `key_attestation`) and the payload, whose claims, time claims
+ * included, are the caller's to check.
  */
 export async function verifyEmbeddedKeyJwt(
   jwt: string,
   kind: WalletJwtKind & { jwkAlone?: boolean },
   now: Date,
-): Promise<{ jwk: JWK; payload: JWTPayload }> {
+): Promise<{ jwk: JWK; header: ProtectedHeaderParameters; payload: JWTPayload }> {
   const header = walletJwtHeader(jwt, kind);
   if (!header.jwk) throw kind.refuse(`${kind.what} header must carry the public key as jwk`);
   if (kind.jwkAlone && (header.kid || header.x5c))
@@ -70,7 +71,7 @@ export async function verifyEmbeddedKeyJwt(
       typ: kind.typ,
       currentDate: now,
     });
-    return { jwk, payload };
+    return { jwk, header, payload };
   } catch (e) {
     if (e instanceof OAuthError) throw e;
     throw kind.refuse(`${kind.what} signature does not verify: ${(e as Error).message}`);

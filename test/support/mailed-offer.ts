@@ -3,7 +3,7 @@ import { employeePayload } from './fixtures.js';
 import type { startSmtpCatcher } from './smtp-catcher.js';
 
 /**
- * An employee offer with ui delivery, as a wallet meets it: the offer URI, where it points, and the
+ * An employee offer (or one of `configurationId`) with ui delivery, as a wallet meets it: the offer URI, where it points, and the
  * tx_code taken from the mail the employee got over SMTP.
  */
 export async function mailedOffer(
@@ -11,9 +11,10 @@ export async function mailedOffer(
   smtp: Awaited<ReturnType<typeof startSmtpCatcher>>,
   email: string,
   payload: Record<string, unknown> = employeePayload(),
+  configurationId = 'LEARCredentialEmployee',
 ) {
   const res = await integrator.createIssuance({
-    body: { credential_configuration_id: 'LEARCredentialEmployee', payload, delivery: 'ui', email },
+    body: { credential_configuration_id: configurationId, payload, delivery: 'ui', email },
   });
   if (res.status !== 201 || !res.body.credential_offer_uri) throw new Error(`offer: ${res.status}`);
   const mail = await smtp.waitForMail(

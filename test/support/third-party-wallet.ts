@@ -57,6 +57,15 @@ export interface ReceiveOptions {
    * key from `newInstanceKey`, which signs the PoP.
    */
   clientAttestation?: string;
+  /**
+   * Have the holder key attested (OID4VCI 1.0 appendix D): `attest` gets the key and the c_nonce
+   * and returns a wallet provider's key attestation, which the library puts in the jwt proof's
+   * `key_attestation` header, or which is sent as the `attestation` proof type.
+   */
+  keyAttestation?: {
+    attest: (holderJwk: JWK, cNonce: string) => Promise<string>;
+    proofType?: 'jwt' | 'attestation';
+  };
 }
 
 const issuerPayload = (sdJwt: string) =>
@@ -190,7 +199,14 @@ export class ThirdPartyWallet {
       ...(tokenDpop ? { dpop: tokenDpop } : {}),
     });
     const credentialConfigurationId = offer.credential_configuration_ids[0] as string;
-    return this.#collect(issuerMetadata, credentialConfigurationId, accessTokenResponse, dpop, dpopJwk);
+    return this.#collect(
+      issuerMetadata,
+      credentialConfigurationId,
+      accessTokenResponse,
+      dpop,
+      dpopJwk,
+      options.keyAttestation,
+    );
   }
 
   /**
@@ -238,7 +254,14 @@ export class ThirdPartyWallet {
       redirectUri,
       ...(authorization.dpop ? { dpop: authorization.dpop } : {}),
     });
-    return this.#collect(issuerMetadata, credentialConfigurationId, accessTokenResponse, dpop, dpopJwk);
+    return this.#collect(
+      issuerMetadata,
+      credentialConfigurationId,
+      accessTokenResponse,
+      dpop,
+      dpopJwk,
+      options.keyAttestation,
+    );
   }
 
   /** From the access token on: nonce, proof, credential, verification and notification. */
@@ -248,20 +271,32 @@ export class ThirdPartyWallet {
     accessTokenResponse: { access_token: string; token_type: string },
     dpop: RequestDpopOptions | undefined,
     dpopJwk: JWK | undefined,
+    keyAttestation?: ReceiveOptions['keyAttestation'],
   ): Promise<ThirdPartyReceived> {
     const holderJwk = await this.#newKey();
     const { c_nonce } = await this.client.requestNonce({ issuerMetadata });
-    const proof = await this.client.createCredentialRequestJwtProof({
-      issuerMetadata,
-      credentialConfigurationId,
-      signer: { method: 'jwk', alg: 'ES256', publicJwk: holderJwk as never },
-      nonce: c_nonce,
-    });
+    const attestation = await keyAttestation?.attest(holderJwk, c_nonce as string);
+    const proofs =
+      attestation && keyAttestation?.proofType === 'attestation'
+        ? { attestation: [attestation] }
+        : {
+            jwt: [
+              (
+                await this.client.createCredentialRequestJwtProof({
+                  issuerMetadata,
+                  credentialConfigurationId,
+                  signer: { method: 'jwk', alg: 'ES256', publicJwk: holderJwk as never },
+                  nonce: c_nonce,
+                  ...(attestation ? { keyAttestationJwt: attestation } : {}),
+                })
+              ).jwt,
+            ],
+          };
     const credentials = await this.client.retrieveCredentials({
       issuerMetadata,
       accessToken: accessTokenResponse.access_token,
       credentialConfigurationId,
-      proofs: { jwt: [proof.jwt] },
+      proofs,
       ...(dpop ? { dpop } : {}),
     });
     const { credentialResponse } = credentials;

@@ -13,10 +13,23 @@ export interface AttestationOptions {
   typ?: string;
 }
 
+/** A key attestation's claims and header, each overridable for negative tests (null: left out). */
+export interface KeyAttestationOptions {
+  nonce?: string;
+  iat?: number;
+  /** Default: an hour from now; null leaves `exp` out. */
+  exp?: number | null;
+  keyStorage?: string[];
+  userAuthentication?: string[];
+  x5c?: string[];
+  typ?: string;
+}
+
 /**
  * A wallet provider as a test makes it: a CA (root and issuing CA, @peculiar/x509) and an
  * attestation signing key with a leaf from that CA, which signs client attestations
- * (`oauth-client-attestation+jwt`) for wallet instance keys, `x5c` = leaf and issuing CA.
+ * (`oauth-client-attestation+jwt`) for wallet instance keys and key attestations
+ * (`key-attestation+jwt`, OID4VCI 1.0 appendix D) for holder keys, `x5c` = leaf and issuing CA.
  */
 export async function makeWalletProvider(name = 'Wallet Provider') {
   const ca = await makeTestCa(name);
@@ -40,6 +53,22 @@ export async function makeWalletProvider(name = 'Wallet Provider') {
         cnf: { jwk: instanceJwk },
       })
         .setProtectedHeader({ alg: 'ES256', typ: o.typ ?? 'oauth-client-attestation+jwt', x5c: o.x5c ?? x5c })
+        .sign(keys.privateKey);
+    },
+    /** A key attestation of `attestedKeys`, as the provider's key storage would assert them. */
+    attestKeys: (attestedKeys: JWK[], o: KeyAttestationOptions = {}) => {
+      const now = Math.floor(Date.now() / 1000);
+      const exp = o.exp === undefined ? now + 3600 : o.exp;
+      return new SignJWT({
+        iss: `https://${name.toLowerCase().replaceAll(' ', '-')}.example`,
+        iat: o.iat ?? now,
+        ...(exp === null ? {} : { exp }),
+        attested_keys: attestedKeys,
+        ...(o.keyStorage ? { key_storage: o.keyStorage } : {}),
+        ...(o.userAuthentication ? { user_authentication: o.userAuthentication } : {}),
+        ...(o.nonce ? { nonce: o.nonce } : {}),
+      })
+        .setProtectedHeader({ alg: 'ES256', typ: o.typ ?? 'key-attestation+jwt', x5c: o.x5c ?? x5c })
         .sign(keys.privateKey);
     },
   };

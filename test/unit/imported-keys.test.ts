@@ -1,6 +1,6 @@
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { importPublicJwk } from '../../server/oid4vp/verification/imported-keys.js';
+import { importPublicJwk } from '../../server/keys/imported-keys.js';
 
 describe('imported verification keys', () => {
   it('imports a public key once, whatever object carries it, and never its private part', async () => {

@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import { type JWK, jwtVerify } from 'jose';
+import { ChainError } from '../../keys/chain-error.js';
 import type { Certificate } from '../../keys/x509-certificate.js';
-import { PresentationError } from '../../oid4vp/verification/presentation-error.js';
-import { validateChain } from '../../oid4vp/verification/x509-chain.js';
+import { validateChain } from '../../keys/x509-chain.js';
 import { OAuthError } from '../oauth-error.js';
 import { publicP256Jwk, walletJwtHeader } from '../wallet-jwt.js';
 import { invalidClient } from './client-attestation-errors.js';
@@ -27,7 +27,7 @@ function attestationKey(x5c: unknown, anchors: readonly Certificate[], now: numb
   try {
     return validateChain(x5c, anchors, { now: Math.floor(now / 1000), skewSeconds: 0 }).leaf.node.publicKey;
   } catch (e) {
-    if (!(e instanceof PresentationError)) throw e;
+    if (!(e instanceof ChainError)) throw e;
     throw invalidClient(
       e.code === 'certificate_untrusted'
         ? 'the client attestation is not issued by a trusted wallet provider'

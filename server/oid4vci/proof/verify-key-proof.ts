@@ -1,29 +1,50 @@
-import type { JWK } from 'jose';
+import { calculateJwkThumbprint, type JWK } from 'jose';
+import type { Certificate } from '../../keys/x509-certificate.js';
 import { invalidProof } from '../oauth-error.js';
 import { verifyEmbeddedKeyJwt } from '../wallet-jwt.js';
 import { checkProofClaims } from './check-proof-claims.js';
+import { type VerifiedKeyAttestation, verifyKeyAttestation } from './verify-key-attestation.js';
 
 const PROOF_TYP = 'openid4vci-proof+jwt';
 
 export interface VerifiedProof {
   jwk: JWK;
   nonce: string;
+  /** The `key_attestation` header's attestation, verified; the proof key is one of its keys. */
+  attestation?: VerifiedKeyAttestation;
+}
+
+/** Where a proof is checked: this issuer, and the wallet provider roots its key attestations chain to. */
+export interface ProofContext {
+  issuer: string;
+  anchors: readonly Certificate[];
 }
 
 /**
  * Verifies one `proofs.jwt` entry (OID4VCI 1.0 appendix F.1): `typ` openid4vci-proof+jwt, ES256,
- * signed by the holder key in its `jwk` header (not beside `kid` or `x5c`), then its claims.
+ * signed by the holder key in its `jwk` header (not beside `kid` or `x5c`), then its claims. A
+ * `key_attestation` header (appendix D.1) is verified, and the proof must be signed by one of the
+ * keys it attests.
  */
 export async function verifyKeyProof(
   jwt: string,
-  issuer: string,
+  ctx: ProofContext,
   now = Math.floor(Date.now() / 1000),
 ): Promise<VerifiedProof> {
-  const { jwk, payload } = await verifyEmbeddedKeyJwt(
+  const { jwk, header, payload } = await verifyEmbeddedKeyJwt(
     jwt,
     { typ: PROOF_TYP, what: 'proof', refuse: invalidProof, jwkAlone: true },
     new Date(now * 1000),
   );
   // Time claims are checked by checkProofClaims with this endpoint's own window.
-  return { jwk, nonce: checkProofClaims(payload, issuer, now) };
+  const nonce = checkProofClaims(payload, ctx.issuer, now);
+  if (header.key_attestation === undefined) return { jwk, nonce };
+  if (typeof header.key_attestation !== 'string')
+    throw invalidProof('proof key_attestation must be a key attestation JWT');
+  const attestation = await verifyKeyAttestation(header.key_attestation, ctx.anchors, 'jwt', now);
+  const thumbprint = await calculateJwkThumbprint(jwk);
+  const attested = await Promise.all(attestation.attestedKeys.map((k) => calculateJwkThumbprint(k)));
+  if (!attested.includes(thumbprint))
+    throw invalidProof('the proof is not signed by a key of its key attestation (attested_keys)');
+  return { jwk, nonce, attestation };
 }

@@ -1,9 +1,11 @@
 import type { JWK } from 'jose';
+import { ChainError } from '../../keys/chain-error.js';
+import type { Certificate } from '../../keys/x509-certificate.js';
+import { type ChainTime, type ValidatedChain, validateChain } from '../../keys/x509-chain.js';
 import { type DecodedJws, verifyWithKey, verifyWithKeys } from './jws.js';
 import { PresentationError } from './presentation-error.js';
 import { trustedIssuerKeys } from './resolve-issuer-keys.js';
 import type { Checks, CredentialTrust } from './types.js';
-import { type ValidatedChain, validateChain } from './x509-chain.js';
 import { checkIssuerName } from './x509-issuer-name.js';
 
 /** A credential's issuer signature, verified, and what it was verified with. */
@@ -13,6 +15,16 @@ export interface IssuerTrust {
   keys: JWK[];
   /** x509: the chain that validated; its leaf key may sign the Status List Token too. */
   chain?: ValidatedChain;
+}
+
+/** validateChain, its failure as the PresentationError of the same code (the codes are shared). */
+function presentedChain(x5c: unknown, anchors: readonly Certificate[], t: ChainTime): ValidatedChain {
+  try {
+    return validateChain(x5c, anchors, t);
+  } catch (e) {
+    if (e instanceof ChainError) throw new PresentationError(e.code, e.message);
+    throw e;
+  }
 }
 
 /**
@@ -28,7 +40,7 @@ export async function verifyByChain(
   what: string,
   credentialChain?: ValidatedChain,
 ) {
-  const chain = validateChain(jws.header.x5c, checks.anchors, {
+  const chain = presentedChain(jws.header.x5c, checks.anchors, {
     now: checks.now,
     skewSeconds: checks.skewSeconds,
   });

@@ -1,5 +1,5 @@
 import { base64url, compactVerify, type JWK } from 'jose';
-import { importPublicJwk } from './imported-keys.js';
+import { importPublicJwk } from '../../keys/imported-keys.js';
 import { check, type PresentationErrorCode, reject } from './presentation-error.js';
 
 /** Signature algorithms accepted anywhere in a presentation: asymmetric only, never `none` or a MAC. */

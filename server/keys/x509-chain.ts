@@ -1,11 +1,11 @@
 import type { JWK } from 'jose';
-import { type Certificate, hasKeyUsage, KeyUsage, parseCertificate } from '../../keys/x509-certificate.js';
-import { check, PresentationError, reject } from './presentation-error.js';
+import { ChainError, check, reject } from './chain-error.js';
+import { type Certificate, hasKeyUsage, KeyUsage, parseCertificate } from './x509-certificate.js';
 
 /** Longer `x5c` chains are refused before any signature is checked. */
 const MAX_CHAIN = 10;
 
-/** An `x5c` chain that leads to one of the tenant's trust anchors. */
+/** An `x5c` chain that leads to one of the trust anchors (a tenant's, or the wallet providers'). */
 export interface ValidatedChain {
   /** The certificates as presented, leaf first, without a trailing copy of the anchor. */
   certificates: Certificate[];
@@ -78,7 +78,7 @@ const selfSigned = (cert: Certificate) =>
  * anchors: each certificate within its validity and issued by the next, the last by an anchor; CA
  * certificates with basicConstraints cA, keyCertSign and room in their path length; the leaf allowed
  * digitalSignature and not self-signed (HAIP: the signing certificate is never the anchor itself).
- * A trailing copy of the anchor is tolerated and dropped. Throws a PresentationError whose code says
+ * A trailing copy of the anchor is tolerated and dropped. Throws a ChainError whose code says
  * which kind of failure (`certificate_untrusted` when no anchor issued the chain).
  */
 export function validateChain(x5c: unknown, anchors: readonly Certificate[], t: ChainTime): ValidatedChain {
@@ -117,7 +117,7 @@ export function validateChain(x5c: unknown, anchors: readonly Certificate[], t: 
   const top = certificates[certificates.length - 1] as Certificate;
   const topWhat = named(top, certificates.length - 1);
   const candidates = anchors.filter((a) => top.node.checkIssued(a.node));
-  const failures: PresentationError[] = [];
+  const failures: ChainError[] = [];
   for (const anchor of candidates) {
     try {
       const what = `the trust anchor ${anchor.subject}`;
@@ -127,7 +127,7 @@ export function validateChain(x5c: unknown, anchors: readonly Certificate[], t: 
       const leafJwk = leaf.node.publicKey.export({ format: 'jwk' }) as JWK;
       return { certificates, leaf, leafJwk, anchor, validUntil };
     } catch (e) {
-      if (!(e instanceof PresentationError)) throw e;
+      if (!(e instanceof ChainError)) throw e;
       failures.push(e);
     }
   }
