@@ -49,7 +49,9 @@ async function commitUser(
     if (e instanceof UniqueConstraintViolationException) throw taken();
     throw e;
   }
-  const groups = await groupNamesOf((sql, params) => tx.execute(sql, params), user.id);
+  // A user created just now belongs to no group yet: only a later change can read memberships.
+  const groups =
+    trigger === 'provision' ? [] : await groupNamesOf((sql, params) => tx.execute(sql, params), user.id);
   const sync = await syncUserCredential(tx, services, tenant, user, groups, trigger, actor);
   await appendAuditEvent(tx, {
     tenantId: user.tenantId,
@@ -72,11 +74,8 @@ export async function createScimUser(c: ScimCall, body: unknown): Promise<UserCh
   const resource = resourceFromBody(body, 'User');
   requiredString(resource, 'userName');
   return em.transactional(async (tx) => {
-    const clash = await tx.execute(
-      'select 1 from scim_user where tenant_id = ? and lower(user_name) = lower(?)',
-      [tenantId, resource.userName],
-    );
-    if (clash.length) throw taken();
+    // A userName taken (case-insensitively) is refused by the unique index when the user is
+    // written (commitUser): no read ahead of every creation.
     const now = new Date();
     const user = tx.create(ScimUser, {
       id: randomUUID(),

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { conflict, notFound } from '../domain-errors.js';
+import { transactionSql } from '../persistence/sql.js';
 import { isUuid } from '../persistence/uuid.js';
 import { setCredentialStatus } from '../status-list/set-credential-status.js';
 import { type CredentialStatus, IssuedCredential } from './issued-credential.entity.js';
@@ -56,28 +57,39 @@ export async function changeCredentialStatus(
 }
 
 /**
- * Applies a status action to a credential in the caller's transaction, when the transition is
- * allowed; returns whether anything changed. The caller holds the credential row.
+ * Revokes, in the caller's transaction, every credential issued from an issuance that is still
+ * valid or suspended: one conditional UPDATE … RETURNING, then each one's status list entry and
+ * audit event. Returns the ids of the credentials revoked.
  */
-export async function applyStatusAction(
+export async function revokeCredentialsOfIssuance(
   tx: EntityManager,
-  credential: IssuedCredential,
-  action: StatusAction,
+  issuanceId: string,
   actor: string,
-  reason?: string,
-): Promise<boolean> {
-  const { from, to } = TRANSITIONS[action];
-  if (!from.includes(credential.status)) return false;
-  credential.status = to;
-  await tx.flush();
-  await recordStatusChange(tx, credential, actor, reason);
-  return true;
+  reason: string,
+): Promise<string[]> {
+  const { from, to } = TRANSITIONS.revoke;
+  const moved = await transactionSql(tx).query<Record<string, unknown>>(
+    `update issued_credential set status = $1 where issuance_id = $2 and status = any($3::text[])
+     returning id, tenant_id, status, status_list_id, status_idx`,
+    [to, issuanceId, from],
+  );
+  for (const row of moved) {
+    const credential = {
+      id: row.id as string,
+      tenantId: row.tenant_id as string,
+      status: row.status as CredentialStatus,
+      statusListId: row.status_list_id as string,
+      statusIdx: row.status_idx as number,
+    };
+    await recordStatusChange(tx, credential, actor, reason);
+  }
+  return moved.map((row) => row.id as string);
 }
 
 /** The status list entry and the audit event of a credential whose record now has its new status. */
 async function recordStatusChange(
   tx: EntityManager,
-  credential: IssuedCredential,
+  credential: Pick<IssuedCredential, 'id' | 'tenantId' | 'status' | 'statusListId' | 'statusIdx'>,
   actor: string,
   reason?: string,
 ): Promise<void> {
