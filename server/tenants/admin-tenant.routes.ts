@@ -56,6 +56,7 @@ export function adminTenantRoutes(config: Config) {
             offerTtlSeconds: body.offer_expires_in,
             preAuthorizedCodeTtlSeconds: body.pre_authorized_code_expires_in,
             presentationUriScheme: body.presentation_uri_scheme,
+            presentationProfile: body.presentation_profile,
           },
           adminActor(req),
         ),

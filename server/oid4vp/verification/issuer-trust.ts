@@ -1,4 +1,5 @@
 import type { JWK } from 'jose';
+import { checkProfileX5c } from './check-haip-profile.js';
 import { type DecodedJws, verifyWithKey, verifyWithKeys } from './jws.js';
 import { PresentationError } from './presentation-error.js';
 import { trustedIssuerKeys } from './resolve-issuer-keys.js';
@@ -52,8 +53,10 @@ export async function verifyIssuerSignature(
   checks: Checks,
   what: string,
 ): Promise<IssuerTrust> {
+  checkProfileX5c(jws, checks, what);
   let chainFailure: PresentationError | undefined;
-  if (jws.header.x5c !== undefined && checks.anchors.length > 0) {
+  // Under a profile the chain is the only path: its failure is the answer, with the chain's reason.
+  if (jws.header.x5c !== undefined && (checks.anchors.length > 0 || checks.profile)) {
     try {
       const chain = await verifyByChain(jws, iss, checks, what);
       const { anchor } = chain;
@@ -63,7 +66,7 @@ export async function verifyIssuerSignature(
         chain,
       };
     } catch (e) {
-      if (!(e instanceof PresentationError)) throw e;
+      if (!(e instanceof PresentationError) || checks.profile) throw e;
       chainFailure = e;
     }
   }

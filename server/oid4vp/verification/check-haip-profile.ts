@@ -1,0 +1,45 @@
+import type { DecodedJws } from './jws.js';
+import { check } from './presentation-error.js';
+import type { Checks } from './types.js';
+
+/**
+ * The checks the HAIP 1.0 profile adds to a presentation's verification, when the session is under
+ * it (`checks.profile`). Without a profile each is a no-op: the verifier's general rules apply.
+ */
+
+/** Section 7 names ES256 the algorithm every party supports; the profile accepts nothing else. */
+export const HAIP_ALGS = ['ES256'];
+
+/** Sections 5 and 6: the credential profile this verifier implements is IETF SD-JWT VC (`dc+sd-jwt`). */
+export function checkProfileFormat(format: string, checks: Checks): void {
+  if (!checks.profile) return;
+  check(
+    format === 'dc+sd-jwt',
+    'unsupported_format',
+    `format ${format} is not a credential format of the HAIP 1.0 profile (dc+sd-jwt)`,
+  );
+}
+
+/** Issuer-signed JWT, KB-JWT and Status List Token are ES256 under the profile (section 7). */
+export function checkProfileAlg(jws: DecodedJws, checks: Checks, what: string): void {
+  if (!checks.profile) return;
+  check(
+    HAIP_ALGS.includes(jws.header.alg),
+    'unsupported_algorithm',
+    `${what} uses alg ${jws.header.alg}; the HAIP 1.0 profile accepts ${HAIP_ALGS.join(', ')} only`,
+  );
+}
+
+/**
+ * Section 6.1.1 (credentials) and 6.1 (Status List Tokens): the signing key comes in `x5c`, with its
+ * chain to a trust anchor. Under the profile no other trust path (configured `jwks`, `jwt-vc-issuer`
+ * metadata) is taken, so a signed object without `x5c` is refused for that reason, by name.
+ */
+export function checkProfileX5c(jws: DecodedJws, checks: Checks, what: string): void {
+  if (!checks.profile) return;
+  check(
+    jws.header.x5c !== undefined,
+    'x5c_required',
+    `${what} has no x5c header: under the HAIP 1.0 profile its issuer is trusted only by an x5c chain to a trust anchor of the tenant, not by jwks or jwt-vc-issuer metadata`,
+  );
+}
