@@ -103,6 +103,35 @@ describe('switching the profile on', () => {
     });
     expect(refused).toMatchObject({ status: 400, body: { errors: [{ field: 'presentation_profile' }] } });
     expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    // A sign-in through the tenant's OpenID provider is refused the same way, at the client's redirect_uri.
+    const client = await f.t.admin.createOidcClient({
+      params: { id: f.tenant.id },
+      body: {
+        client_name: 'Intranet',
+        redirect_uris: ['https://rp.example/cb'],
+        credential_configuration_id: 'LEARCredentialEmployee',
+      } as never,
+    });
+    if (client.status !== 201) throw new Error(`client: ${client.status}`);
+    const authorize = await fetch(
+      `${f.t.baseUrl}/oauth2/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: client.body.client_id,
+        redirect_uri: 'https://rp.example/cb',
+        scope: 'openid',
+        state: 'st',
+        nonce: 'nn',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      })}`,
+      { redirect: 'manual' },
+    );
+    expect(authorize.status).toBe(303);
+    const back = new URL(authorize.headers.get('location') ?? '');
+    expect(back.searchParams.get('error')).toBe('unauthorized_client');
+    expect(back.searchParams.get('error_description')).toMatch(
+      /HAIP 1\.0 profile trusts issuers only by x5c/,
+    );
 
     for (const certificate of [pki.root.pem, devRoot]) {
       const added = await admin().trustedIssuers.addTrustAnchor({

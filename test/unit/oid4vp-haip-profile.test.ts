@@ -234,6 +234,20 @@ describe('what the HAIP 1.0 profile refuses that the verifier otherwise accepts'
     });
   });
 
+  it('a credential of the legacy typ vc+sd-jwt', async () => {
+    const [jwt, ...rest] = (await credential()).split('~');
+    const [h, p] = (jwt ?? '').split('.');
+    const signed = await new CompactSign(new TextEncoder().encode(JSON.stringify(decodeJson(p))))
+      .setProtectedHeader({ alg: 'ES256', ...decodeJson(h), typ: 'vc+sd-jwt' })
+      .sign(pki.leaf.keys.privateKey);
+    const legacy = [signed, ...rest].join('~');
+    expect((await verify(await present(legacy), ctx())).credentials).toHaveLength(1);
+    expect(await refusal(await present(legacy), ctx(HAIP))).toMatchObject({
+      code: 'unsupported_format',
+      message: expect.stringMatching(/typ vc\+sd-jwt is not dc\+sd-jwt/),
+    });
+  });
+
   it('a credential format other than dc+sd-jwt', async () => {
     const w3c: DcqlQuery = {
       credentials: [{ id: 'w3c', format: 'jwt_vc_json', meta: { type_values: [['VerifiableCredential']] } }],

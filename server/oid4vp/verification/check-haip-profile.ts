@@ -20,6 +20,19 @@ export function checkProfileFormat(format: string, checks: Checks): void {
   );
 }
 
+/**
+ * Section 5.3.2: the format is `dc+sd-jwt`, and so is the credential's `typ` (SD-JWT VC); the
+ * pre-2025 `vc+sd-jwt` the verifier otherwise still takes is not part of the profile.
+ */
+export function checkProfileTyp(jws: DecodedJws, checks: Checks): void {
+  if (!checks.profile) return;
+  check(
+    jws.header.typ === 'dc+sd-jwt',
+    'unsupported_format',
+    `typ ${String(jws.header.typ)} is not dc+sd-jwt, the only SD-JWT VC typ of the HAIP 1.0 profile`,
+  );
+}
+
 /** Issuer-signed JWT, KB-JWT and Status List Token are ES256 under the profile (section 7). */
 export function checkProfileAlg(jws: DecodedJws, checks: Checks, what: string): void {
   if (!checks.profile) return;

@@ -1,5 +1,5 @@
 import type { CredentialQuery } from '../../../contract/oid4vp/dcql-query.js';
-import { checkProfileAlg } from './check-haip-profile.js';
+import { checkProfileAlg, checkProfileTyp } from './check-haip-profile.js';
 import { checkKeyBinding } from './check-key-binding.js';
 import { checkStatus, readStatusReference } from './check-status.js';
 import { checkTrustedAuthorities } from './check-trusted-authorities.js';
@@ -41,6 +41,7 @@ export async function verifySdJwtPresentation(
     'unsupported_format',
     `typ ${String(jwt.header.typ)} is not dc+sd-jwt`,
   );
+  checkProfileTyp(jwt, checks);
   checkProfileAlg(jwt, checks, 'the issuer-signed JWT');
   const signed = jwt.payload;
   const iss = signed.iss;
