@@ -87,7 +87,9 @@ export const Tenant = z.object({
 export const TenantDetail = Tenant.extend({
   warnings: z
     .array(z.string())
-    .describe('What keeps the tenant from working as set up, e.g. why its SCIM users get no credential'),
+    .describe(
+      'What keeps the tenant from working as set up, e.g. why its SCIM users get no credential, or why no presentation session can start under its profile',
+    ),
 });
 
 export const TenantCreated = z.object({

@@ -94,9 +94,10 @@ describe('switching the profile on', () => {
       body: { presentation_profile: 'haip-2.0' } as never,
     });
     expect(wrong.status).toBe(400);
-    expect((await f.t.admin.getTenant({ params: { id: f.tenant.id } })).body).toMatchObject({
-      presentation_profile: 'haip-1.0',
-    });
+    const shown = await f.t.admin.getTenant({ params: { id: f.tenant.id } });
+    expect(shown.body).toMatchObject({ presentation_profile: 'haip-1.0' });
+    const warning = /presentation sessions cannot start: the HAIP 1\.0 profile .* has none/;
+    expect(shown.status === 200 && shown.body.warnings.some((w) => warning.test(w))).toBe(true);
 
     const refused = await f.integrator.createAuthorizationRequest({
       body: { credential_configuration_id: 'LEARCredentialEmployee' },
@@ -140,6 +141,8 @@ describe('switching the profile on', () => {
       });
       expect(added.status).toBe(201);
     }
+    const fixed = await f.t.admin.getTenant({ params: { id: f.tenant.id } });
+    expect(fixed.status === 200 && fixed.body.warnings.some((w) => warning.test(w))).toBe(false);
   });
 
   it('refuses at creation, by field, the sessions HAIP 1.0 does not allow, and stores none', async () => {
