@@ -19,7 +19,7 @@ export interface ProfiledRequest {
  * - section 5.1 (redirects): response encryption, `direct_post.jwt`;
  * - section 5: signed requests use the `x509_hash` client identifier prefix;
  * - sections 5 and 6: credentials are IETF SD-JWT VC (`dc+sd-jwt`; this verifier has no mdoc), and
- *   holder binding stays required (section 6.1.2: a KB-JWT MUST always be present);
+ *   holder binding stays required (section 6.1.1.1: a KB-JWT MUST always be present);
  * - section 6.1.1: issuers are trusted by their x5c chain, so a tenant without trust anchors could
  *   never verify anything.
  * Every violation is listed, by field.

@@ -7,7 +7,10 @@ import type { Checks } from './types.js';
  * it (`checks.profile`). Without a profile each is a no-op: the verifier's general rules apply.
  */
 
-/** Section 7 names ES256 the algorithm every party supports; the profile accepts nothing else. */
+/**
+ * Section 7 makes ES256 the algorithm every party supports ("at a minimum"). Under the profile this
+ * verifier takes ES256 only: what every HAIP issuer and wallet can make, and nothing to negotiate.
+ */
 export const HAIP_ALGS = ['ES256'];
 
 /** Sections 5 and 6: the credential profile this verifier implements is IETF SD-JWT VC (`dc+sd-jwt`). */
@@ -44,7 +47,7 @@ export function checkProfileAlg(jws: DecodedJws, checks: Checks, what: string): 
 }
 
 /**
- * Section 6.1.1 (credentials) and 6.1 (Status List Tokens): the signing key comes in `x5c`, with its
+ * Sections 6.1.1 (credentials) and 6.1 (Status List Tokens): the signing key comes in `x5c`, with its
  * chain to a trust anchor. Under the profile no other trust path (configured `jwks`, `jwt-vc-issuer`
  * metadata) is taken, so a signed object without `x5c` is refused for that reason, by name.
  */

@@ -68,7 +68,7 @@ export async function verifySdJwtPresentation(
 
   const cnf = signed.cnf;
   const holderKey = isObject(cnf) && cnf.jwk !== undefined ? publicJwk(cnf.jwk, 'cnf.jwk') : undefined;
-  // HAIP 1.0 section 6.1.2: a KB-JWT always, whatever the query says.
+  // HAIP 1.0 section 6.1.1.1: a KB-JWT always, whatever the query says.
   const bindingRequired = Boolean(checks.profile) || query.require_cryptographic_holder_binding !== false;
   if (bindingRequired) {
     check(holderKey, 'missing_key_binding', 'the credential has no cnf.jwk to bind a presentation to');
