@@ -14,6 +14,7 @@ const USAGE = `usage: npm run cli -- <command>
          --mandator-common-name X --mandator-email X --mandator-country XX]
   tenant update <id> [--name X] [--delivery email|direct] [--mandator-… as above]
         [--mail-from "Name <address>"] [--logo-uri https://…] [--primary-color '#rrggbb']
+        [--presentation-profile haip-1.0|none]
   tenant list
   tenant get <id>
   tenant rotate-token <id> --kind integrator|scim [--expires-at <iso time>]
@@ -49,6 +50,7 @@ const { positionals, values } = parseArgs({
     'mail-from': { type: 'string' },
     'logo-uri': { type: 'string' },
     'primary-color': { type: 'string' },
+    'presentation-profile': { type: 'string' },
     subject: { type: 'string' },
     'dns-name': { type: 'string', multiple: true },
     uri: { type: 'string', multiple: true },
@@ -93,6 +95,13 @@ function branding() {
   return { ...(logo ? { logo_uri: logo } : {}), ...(color ? { primary_color: color } : {}) };
 }
 
+/** `none` switches the profile off (null); anything else is sent as given, for the API to judge. */
+function presentationProfile() {
+  const value = values['presentation-profile'];
+  if (value === undefined) return undefined;
+  return value === 'none' ? null : (value as 'haip-1.0');
+}
+
 async function run(): Promise<{ status: number; body: unknown }> {
   switch (`${group} ${command}`) {
     case 'tenant create':
@@ -113,6 +122,7 @@ async function run(): Promise<{ status: number; body: unknown }> {
           mandator: mandator(),
           mail_from: values['mail-from'],
           branding: branding(),
+          presentation_profile: presentationProfile(),
         },
       });
     case 'tenant list':

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OfferLifetime, PreAuthorizedCodeLifetime } from '../issuance/offer-lifetimes.js';
-import { PresentationUriScheme } from '../verification/authorization-request.js';
+import { PresentationProfile, PresentationUriScheme } from '../verification/authorization-request.js';
 import { MailSender, TenantBranding } from './tenant-branding.js';
 
 export const TenantId = z
@@ -48,6 +48,11 @@ export const TenantUpdateRequest = z
     presentation_uri_scheme: PresentationUriScheme.nullable()
       .optional()
       .describe('Scheme of the tenant’s presentation request links unless a request says; null: openid4vp'),
+    presentation_profile: PresentationProfile.nullable()
+      .optional()
+      .describe(
+        'haip-1.0: the tenant’s presentation sessions follow HAIP 1.0 (direct_post.jwt only, KB-JWT always, issuers trusted only by x5c chains to the tenant’s trust anchors, ES256, haip-vp links by default); null: no profile',
+      ),
   })
   .strict()
   // An update that names nothing to change is a client's mistake (or a body that did not parse as
@@ -69,8 +74,11 @@ export const Tenant = z.object({
   branding: TenantBranding.nullable(),
   mail_from: z.string().nullable().describe("Sender of the tenant's mail; null: the service's MAIL_FROM"),
   presentation_uri_scheme: PresentationUriScheme.nullable().describe(
-    'Scheme of presentation request links (HAIP 1.0 haip-vp or openid4vp); null: openid4vp',
+    'Scheme of presentation request links (HAIP 1.0 haip-vp or openid4vp); null: openid4vp, or haip-vp under the haip-1.0 profile',
   ),
+  presentation_profile: PresentationProfile.nullable()
+    .optional()
+    .describe('Verifier profile of the tenant’s presentation sessions; null: none'),
   scim_url: z.string().url(),
   created_at: z.string().datetime(),
   updated_at: z.string().datetime(),
@@ -79,7 +87,9 @@ export const Tenant = z.object({
 export const TenantDetail = Tenant.extend({
   warnings: z
     .array(z.string())
-    .describe('What keeps the tenant from working as set up, e.g. why its SCIM users get no credential'),
+    .describe(
+      'What keeps the tenant from working as set up, e.g. why its SCIM users get no credential, or why no presentation session can start under its profile',
+    ),
 });
 
 export const TenantCreated = z.object({

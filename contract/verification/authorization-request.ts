@@ -16,6 +16,14 @@ export const PresentationUriScheme = z.enum(['openid4vp', 'haip-vp']);
 export type PresentationUriScheme = z.infer<typeof PresentationUriScheme>;
 
 /**
+ * A verifier profile a tenant can put its presentations under: `haip-1.0` (OpenID4VC High Assurance
+ * Interoperability Profile 1.0): encrypted responses (direct_post.jwt), SD-JWT VC with a KB-JWT,
+ * issuers trusted only by x5c chains to the tenant's trust anchors, ES256, x509_hash requests.
+ */
+export const PresentationProfile = z.enum(['haip-1.0']);
+export type PresentationProfile = z.infer<typeof PresentationProfile>;
+
+/**
  * What the integrator asks a wallet to present: a credential configuration of this service (the
  * verifier builds the DCQL query) or a full DCQL query; where to send the user afterwards; how the
  * wallet answers (encrypted by default); how long the session lives.
@@ -97,6 +105,14 @@ export const IssuerTrust = z.object({
   anchor_subject: z.string().optional().describe('x509: the trust anchor’s subject'),
 });
 
+/** One credential of a verified presentation, and the trust path that accepted its issuer. */
+export const PresentedCredential = z.object({
+  id: z.string().describe('The DCQL credential query it answered'),
+  format: z.string().describe('dc+sd-jwt or jwt_vc_json'),
+  credential_type: z.string().nullable().describe('Its vct (SD-JWT VC) or most specific type (W3C)'),
+  trust: IssuerTrust,
+});
+
 export const VerificationStatus = z.object({
   session_id: z.string(),
   status: z.enum(['pending', 'verified', 'failed', 'expired']),
@@ -105,4 +121,11 @@ export const VerificationStatus = z.object({
   claims: z.record(z.unknown()).optional().describe('Disclosed claims, once verified'),
   reason: z.string().optional().describe('Machine-readable reason, once failed'),
   trust: IssuerTrust.optional().describe('How the issuer was trusted, once verified'),
+  profile: PresentationProfile.optional().describe(
+    'The verifier profile the session runs under (the tenant’s presentation_profile when it was created)',
+  ),
+  credentials: z
+    .array(PresentedCredential)
+    .optional()
+    .describe('Once verified: each presented credential and how its issuer was trusted'),
 });

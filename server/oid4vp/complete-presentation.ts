@@ -5,6 +5,7 @@ import { canonicalJson } from '../audit/canonical-json.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
 import { type PresentationSession, statusOf } from '../verification/presentation-session.entity.js';
 import { type Outcome, recordOutcome, sha256 } from '../verification/record-presentation-outcome.js';
+import { sessionEvent } from '../verification/session-result.js';
 import { trustAnchorCertificates } from '../verification/trust-anchors.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
 import { type AuthorizationResponseForm, readAuthorizationResponse } from './read-authorization-response.js';
@@ -39,7 +40,7 @@ export async function completePresentation(
   if (walletError) {
     const outcome = { reason: `wallet_${walletError}`, message: 'the wallet declined' };
     const final = await recordOutcome(em, s, { session, ephemeral, outcome });
-    await s.events.publish({ session_id: final.id, status: final.status }).catch(() => undefined);
+    await s.events.publish(sessionEvent(final, final.status)).catch(() => undefined);
     return {};
   }
   if (session.responseMode === 'direct_post.jwt' && !encrypted)
@@ -54,7 +55,7 @@ export async function completePresentation(
   const redirects = sameDevice && session.redirectUri !== null;
   const code = 'claims' in outcome && redirects ? randomBytes(32).toString('base64url') : undefined;
   const final = await recordOutcome(em, s, { session, ephemeral, outcome, tokenHash, code });
-  await s.events.publish({ session_id: final.id, status: final.status }).catch(() => undefined);
+  await s.events.publish(sessionEvent(final, final.status)).catch(() => undefined);
   if ('reason' in outcome)
     throw invalidRequest(`presentation rejected (${outcome.reason}): ${outcome.message}`);
   if (!code || !final.redirectUri) return {};
@@ -87,12 +88,19 @@ async function verify(
       trustedIssuers: s.trustedIssuers(em, session.tenantId),
       trustAnchors: await trustAnchorCertificates(em, session.tenantId),
       fetchStatusList: s.fetchStatusList,
+      profile: session.profile ?? undefined,
     });
     const [first] = verified.credentials;
     return {
       claims: first?.claims ?? {},
       type: session.credentialConfigurationId ?? first?.vct ?? null,
       ...(first ? { trust: first.trust } : {}),
+      credentials: verified.credentials.map((c) => ({
+        id: c.queryId,
+        format: c.format,
+        type: c.vct ?? c.type?.at(-1) ?? null,
+        trust: c.trust,
+      })),
     };
   } catch (e) {
     if (!(e instanceof PresentationError)) throw e;

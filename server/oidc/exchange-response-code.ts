@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Signer } from '../keys/signer.js';
 import { invalidGrant, invalidRequest } from '../oid4vci/oauth-error.js';
 import { hashSecret, secretMatches } from '../tenants/token-secret.js';
+import type { SessionResult } from '../verification/session-result.js';
 import { subjectOf } from './mapped-claims.js';
 
 export const ID_TOKEN_TTL_SECONDS = 300;
@@ -9,7 +10,8 @@ export const ID_TOKEN_TTL_SECONDS = 300;
 interface Redeemed {
   id: string;
   tenant_id: string;
-  result: { claims?: Record<string, unknown>; credential_type?: string | null } | null;
+  result: SessionResult | null;
+  profile: string | null;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function exchangeResponseCode(
   const hash = hashSecret(code);
   const session = await em.transactional(async (tx) => {
     const [row] = await tx.execute<(Redeemed & { session_binding_hash: string | null })[]>(
-      `select id, tenant_id, result, session_binding_hash from presentation_session
+      `select id, tenant_id, result, profile, session_binding_hash from presentation_session
        where response_code_hash = ? and tenant_id = ? and response_code_expires_at > now() and status = 'verified'
        for update`,
       [hash, clientId],
@@ -61,6 +63,10 @@ export async function exchangeResponseCode(
       sid: session.id,
       credential_type: session.result?.credential_type ?? null,
       credential: claims,
+      // The session result's `profile` and `credentials` (trust path of each); `profile` itself is a
+      // standard OIDC claim (a profile page URL), hence the longer name.
+      ...(session.profile ? { presentation_profile: session.profile } : {}),
+      ...(session.result?.credentials ? { credentials: session.result.credentials } : {}),
     },
   );
   const accessToken = await signer.signJwt(

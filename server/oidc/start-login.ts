@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '../domain-errors.js';
 import { TtlStoreUnavailable } from '../ephemeral/ttl-store.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { hashSecret } from '../tenants/token-secret.js';
@@ -81,6 +82,14 @@ export async function startLogin(
       browserSecret,
     };
   } catch (e) {
+    // The tenant's verifier cannot make this request (its HAIP 1.0 profile without trust anchors):
+    // the client learns why at its redirect_uri, as for any other tenant setting that stops it.
+    if (e instanceof DomainError && e.kind === 'invalid')
+      throw new AuthorizationError(
+        'unauthorized_client',
+        `the tenant’s verifier cannot start this sign-in: ${e.message}`,
+        back,
+      );
     if (!(e instanceof TtlStoreUnavailable)) throw e;
     throw new AuthorizationError(
       'temporarily_unavailable',

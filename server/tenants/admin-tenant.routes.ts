@@ -3,6 +3,7 @@ import { adminContract } from '../../contract/admin/admin-contract.js';
 import type { Config } from '../config.js';
 import { provisioningWarnings } from '../directory/provisioning-warnings.js';
 import { adminActor } from '../http/admin-guard.js';
+import { presentationProfileWarnings } from '../verification/profile-warnings.js';
 import { scimUrlOf, tenantView, tokenView } from './tenant.view.js';
 import {
   createTenant,
@@ -37,7 +38,10 @@ export function adminTenantRoutes(config: Config) {
     }),
     getTenant: s.route(adminContract.getTenant, async ({ params, req }) => {
       const tenant = await getTenant(req.em, params.id);
-      const warnings = await provisioningWarnings(req.em, tenant);
+      const warnings = [
+        ...(await provisioningWarnings(req.em, tenant)),
+        ...(await presentationProfileWarnings(req.em, tenant)),
+      ];
       return { status: 200, body: { ...tenantView(tenant, config.publicUrl), warnings } };
     }),
     updateTenant: s.route(adminContract.updateTenant, async ({ params, body, req }) => ({
@@ -56,6 +60,7 @@ export function adminTenantRoutes(config: Config) {
             offerTtlSeconds: body.offer_expires_in,
             preAuthorizedCodeTtlSeconds: body.pre_authorized_code_expires_in,
             presentationUriScheme: body.presentation_uri_scheme,
+            presentationProfile: body.presentation_profile,
           },
           adminActor(req),
         ),

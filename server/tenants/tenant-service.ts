@@ -24,6 +24,7 @@ export interface TenantChanges {
   offerTtlSeconds?: number | null | undefined;
   preAuthorizedCodeTtlSeconds?: number | null | undefined;
   presentationUriScheme?: 'openid4vp' | 'haip-vp' | null | undefined;
+  presentationProfile?: 'haip-1.0' | null | undefined;
 }
 
 /** Creates the tenant with one integrator and one SCIM token, and records it, all or nothing. */
@@ -39,6 +40,7 @@ export async function createTenant(em: EntityManager, input: TenantInput, actor:
         offerTtlSeconds: null,
         preAuthorizedCodeTtlSeconds: null,
         presentationUriScheme: null,
+        presentationProfile: null,
       });
       await tx.flush();
       const integrator = await addToken(tx, input.id, 'integrator', null, actor);

@@ -26,6 +26,8 @@ export const Tenant = defineEntity({
     preAuthorizedCodeTtlSeconds: p.integer().nullable(),
     /** Scheme of the tenant's presentation request links (HAIP 1.0 `haip-vp`); null: `openid4vp`. */
     presentationUriScheme: p.enum(['openid4vp', 'haip-vp'] as const).nullable(),
+    /** Verifier profile of the tenant's presentation sessions (HAIP 1.0); null: none. */
+    presentationProfile: p.enum(['haip-1.0'] as const).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

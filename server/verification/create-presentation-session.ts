@@ -13,6 +13,7 @@ import { qrCodeSvg } from '../http/qr-code.js';
 import { fieldErrors } from '../http/zod-errors.js';
 import { cachedTenant } from '../tenants/tenant-cache.js';
 import { buildDcqlForVct } from './build-dcql.js';
+import { checkHaipSessionRequest, HAIP_1_0 } from './haip-session-rules.js';
 import { PresentationSession } from './presentation-session.entity.js';
 import { sha256 } from './record-presentation-outcome.js';
 import { restrictToTrustAnchors } from './trust-anchors.js';
@@ -70,6 +71,10 @@ export async function createPresentationSession(
   }
   if (req.restrict_to_trust_anchors && dcqlQuery)
     dcqlQuery = await restrictToTrustAnchors(em, tenantId, dcqlQuery);
+  // The profile in force when the session starts is the session's for good (kept with it).
+  const tenant = await cachedTenant(em, tenantId);
+  const profile = tenant?.presentationProfile ?? null;
+  if (profile === HAIP_1_0) await checkHaipSessionRequest(em, tenantId, req, dcqlQuery ?? {});
   const max = s.config.VERIFIER_SESSION_MAX_SECONDS;
   if (req.expires_in && req.expires_in > max)
     throw validationError([{ field: 'expires_in', message: `at most ${max}` }]);
@@ -106,6 +111,7 @@ export async function createPresentationSession(
     state: random(32),
     redirectUri: req.redirect_uri ?? null,
     clientIdPrefix: req.client_id_prefix ?? 'x509_hash',
+    profile,
     encKid,
     encKeySealed: sealed,
     encPublicJwk: publicJwk,
@@ -129,12 +135,18 @@ export async function createPresentationSession(
         actor,
         action: 'verification.requested',
         subject: id,
-        details: { configuration: req.credential_configuration_id ?? null, response_mode: req.response_mode },
+        details: {
+          configuration: req.credential_configuration_id ?? null,
+          response_mode: req.response_mode,
+          ...(profile ? { profile } : {}),
+        },
       });
       return row;
     });
   const { clientId } = await s.identity(fields.clientIdPrefix);
-  const scheme = req.uri_scheme ?? (await cachedTenant(em, tenantId))?.presentationUriScheme ?? 'openid4vp';
+  // HAIP 1.0 registers `haip-vp` for its requests: the profile's default link scheme.
+  const scheme =
+    req.uri_scheme ?? tenant?.presentationUriScheme ?? (profile === HAIP_1_0 ? 'haip-vp' : 'openid4vp');
   const link = (sameDevice: boolean) =>
     `${scheme}://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestObjectUrl(s.config.verifierUrl, id, sameDevice))}`;
   const authorizationRequestUri = link(Boolean(req.redirect_uri));

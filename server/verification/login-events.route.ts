@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { findSession } from './ephemeral-sessions.js';
 import { statusOf } from './presentation-session.entity.js';
 import type { SessionEvent } from './session-events.js';
+import { sessionEvent } from './session-result.js';
 import type { VerifierServices } from './verifier-services.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -49,13 +50,14 @@ export const loginEventsRoute =
     });
     if (closed) return unsubscribe();
     req.em.clear();
-    const current = statusOf((await find()) ?? session);
-    send({ session_id: session.id, status: current });
+    const latest = (await find()) ?? session;
+    const current = statusOf(latest);
+    send(sessionEvent(latest, current));
     if (FINAL.has(current)) return close();
     heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
     expiry = setTimeout(
       () => {
-        send({ session_id: session.id, status: 'expired' });
+        send(sessionEvent(session, 'expired'));
         close();
       },
       Math.max(0, session.expiresAt.getTime() - Date.now()),

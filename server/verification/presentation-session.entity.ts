@@ -22,6 +22,8 @@ export const PresentationSession = defineEntity({
     redirectUri: p.string().nullable(),
     /** How the request identified the verifier (OID4VP 5.9.3); the KB-JWT `aud` must be that client_id. */
     clientIdPrefix: p.enum(['x509_hash', 'x509_san_dns'] as const),
+    /** The verifier profile the session was created under (HAIP 1.0); null: none. */
+    profile: p.enum(['haip-1.0'] as const).nullable(),
     encKid: p.string().nullable(),
     /** The session's ECDH-ES private key, sealed like signing keys. */
     encKeySealed: p.text().nullable(),

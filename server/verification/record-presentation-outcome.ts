@@ -4,21 +4,29 @@ import { appendAuditEvent } from '../audit/audit-log.js';
 import { conflict } from '../domain-errors.js';
 import type { CredentialTrust } from './issuer-trust.js';
 import { PresentationSession } from './presentation-session.entity.js';
+import { type SessionResult, trustView } from './session-result.js';
 import type { VerifierServices } from './verifier-services.js';
 
 export const RESPONSE_CODE_TTL_SECONDS = 300;
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-export type Outcome =
-  | { claims: Record<string, unknown>; type: string | null; trust?: CredentialTrust }
-  | { reason: string; message: string };
+/** One verified credential, as the outcome names it. */
+export interface PresentedCredential {
+  /** The DCQL credential query it answered. */
+  id: string;
+  format: string;
+  type: string | null;
+  trust: CredentialTrust;
+}
 
-/** How the session result names the trust path (contract VerificationStatus.trust). */
-const trustView = (t: CredentialTrust) => ({
-  method: t.method,
-  ...(t.anchor ? { anchor: t.anchor } : {}),
-  ...(t.anchorSubject ? { anchor_subject: t.anchorSubject } : {}),
-});
+export type Outcome =
+  | {
+      claims: Record<string, unknown>;
+      type: string | null;
+      trust?: CredentialTrust;
+      credentials?: PresentedCredential[];
+    }
+  | { reason: string; message: string };
 
 export interface Answer {
   session: PresentationSession;
@@ -106,11 +114,22 @@ async function claimToken(tx: EntityManager, tokenHash: string, sessionId: strin
 function applyOutcome(row: PresentationSession, a: Answer) {
   if ('claims' in a.outcome) {
     row.status = 'verified';
-    row.result = {
+    const result: SessionResult = {
       claims: a.outcome.claims,
       credential_type: a.outcome.type,
       ...(a.outcome.trust ? { trust: trustView(a.outcome.trust) } : {}),
+      ...(a.outcome.credentials
+        ? {
+            credentials: a.outcome.credentials.map((c) => ({
+              id: c.id,
+              format: c.format,
+              credential_type: c.type,
+              trust: trustView(c.trust),
+            })),
+          }
+        : {}),
     };
+    row.result = result as Record<string, unknown>;
     if (a.code) {
       row.responseCodeHash = sha256(a.code);
       row.responseCodeExpiresAt = new Date(Date.now() + RESPONSE_CODE_TTL_SECONDS * 1000);
@@ -130,5 +149,9 @@ const audit = (tx: EntityManager, row: PresentationSession, outcome: Outcome) =>
     details:
       'reason' in outcome
         ? { reason: outcome.reason }
-        : { credential_type: outcome.type, ...(outcome.trust ? { trust: trustView(outcome.trust) } : {}) },
+        : {
+            credential_type: outcome.type,
+            ...(outcome.trust ? { trust: trustView(outcome.trust) } : {}),
+            ...(row.profile ? { profile: row.profile } : {}),
+          },
   });

@@ -11,6 +11,9 @@ export const VP_FORMATS_SUPPORTED = {
   jwt_vc_json: { alg_values: ['ES256'] },
 };
 
+/** Under HAIP 1.0: SD-JWT VC only (its credential profile), ES256 for credential and KB-JWT. */
+const HAIP_VP_FORMATS_SUPPORTED = { 'dc+sd-jwt': VP_FORMATS_SUPPORTED['dc+sd-jwt'] };
+
 /**
  * The signed Request Object of a session (OID4VP 1.0 section 5, JAR): `typ oauth-authz-req+jwt`,
  * the verifier's certificate chain in `x5c` (trust anchor left out) behind the session's `x509_hash`
@@ -40,7 +43,7 @@ export async function signRequestObject(
       state: session.state,
       dcql_query: session.dcqlQuery,
       client_metadata: {
-        vp_formats_supported: VP_FORMATS_SUPPORTED,
+        vp_formats_supported: session.profile ? HAIP_VP_FORMATS_SUPPORTED : VP_FORMATS_SUPPORTED,
         ...(encrypted
           ? {
               jwks: { keys: [session.encPublicJwk] },

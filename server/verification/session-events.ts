@@ -5,6 +5,10 @@ import type { SessionStatus } from './presentation-session.entity.js';
 export interface SessionEvent {
   session_id: string;
   status: SessionStatus;
+  /** The verifier profile of the session (`haip-1.0`), when it has one. */
+  profile?: string;
+  /** Once verified: how each credential's issuer was trusted (no claims). */
+  credentials?: { id: string; trust: { method: string; anchor?: string; anchor_subject?: string } }[];
 }
 
 /**

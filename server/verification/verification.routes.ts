@@ -1,12 +1,11 @@
 import { initServer } from '@ts-rest/express';
-import type { z } from 'zod';
 import { integratorContract } from '../../contract/integrator-contract.js';
-import type { IssuerTrust } from '../../contract/verification/authorization-request.js';
 import { notFound } from '../http/problem.js';
 import { principalOf } from '../http/request-context.js';
 import { idempotent } from '../idempotency/idempotent.js';
 import { createPresentationSession } from './create-presentation-session.js';
 import { PresentationSession, statusOf } from './presentation-session.entity.js';
+import { resultOf } from './session-result.js';
 import type { VerifierServices } from './verifier-services.js';
 
 const s = initServer();
@@ -46,20 +45,19 @@ export function verificationRoutes(services: VerifierServices) {
       });
       if (!session) throw notFound(`session ${params.id}`);
       const status = statusOf(session);
-      const result = session.result as {
-        claims?: Record<string, unknown>;
-        credential_type?: string | null;
-        trust?: z.infer<typeof IssuerTrust>;
-      } | null;
+      const result = resultOf(session);
+      const verified = status === 'verified';
       return {
         status: 200,
         body: {
           session_id: session.id,
           status,
-          verified: status === 'verified',
+          verified,
           credential_type: result?.credential_type ?? session.credentialConfigurationId ?? null,
-          ...(status === 'verified' && result?.claims ? { claims: result.claims } : {}),
-          ...(status === 'verified' && result?.trust ? { trust: result.trust } : {}),
+          ...(verified && result?.claims ? { claims: result.claims } : {}),
+          ...(verified && result?.trust ? { trust: result.trust } : {}),
+          ...(verified && result?.credentials ? { credentials: result.credentials } : {}),
+          ...(session.profile ? { profile: session.profile } : {}),
           ...(status === 'failed' && session.failureReason ? { reason: session.failureReason } : {}),
         },
       };

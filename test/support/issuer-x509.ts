@@ -42,17 +42,19 @@ export interface CertificateOptions {
   notAfter?: Date;
   /** Validity is around this time unless given. */
   at?: Date;
+  /** The curve of the certificate's own key (its issuer's key signs it). Default P-256. */
+  curve?: 'P-256' | 'P-384';
 }
 
-const newKeys = () =>
-  webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+const newKeys = (namedCurve = 'P-256') =>
+  webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve }, true, [
     'sign',
     'verify',
   ]) as Promise<webcrypto.CryptoKeyPair>;
 
 /** A certificate with subject and authority key identifiers, as CAs make them. */
 export async function certificate(o: CertificateOptions): Promise<Node> {
-  const keys = await newKeys();
+  const keys = await newKeys(o.curve);
   const at = (o.at ?? new Date()).getTime();
   const ca = o.ca ?? false;
   const names = [
@@ -136,7 +138,7 @@ export interface X509CredentialOptions {
   disclosable: string[];
 }
 
-/** An SD-JWT VC signed with `signer`'s key, `x5c` in its header, by @sd-jwt/sd-jwt-vc. */
+/** An SD-JWT VC signed with `signer`'s key, `x5c` in its header (none when empty), by @sd-jwt/sd-jwt-vc. */
 export async function issueWithX5c(o: X509CredentialOptions): Promise<string> {
   const instance = new SDJwtVcInstance({
     signer: await ES256.getSigner(await privateJwk(o.signer)),
@@ -146,7 +148,7 @@ export async function issueWithX5c(o: X509CredentialOptions): Promise<string> {
     saltGenerator: generateSalt,
   });
   return instance.issue(o.payload as never, { _sd: o.disclosable } as never, {
-    header: { typ: 'dc+sd-jwt', x5c: o.x5c },
+    header: { typ: 'dc+sd-jwt', ...(o.x5c.length ? { x5c: o.x5c } : {}) },
   });
 }
 

@@ -166,8 +166,16 @@ export class ThirdPartyHolder {
     return { resolved, status: response.status, body };
   }
 
-  /** Answers the request at `authorizationRequestUri` with `credentials` (SD-JWT VCs bound to our key). */
-  async present(authorizationRequestUri: string, credentials: string[]): Promise<ThirdPartyPresentation> {
+  /**
+   * Answers the request at `authorizationRequestUri` with `credentials` (SD-JWT VCs bound to our key).
+   * `enc` makes the library encrypt with that content encryption (default: the first of A128GCM and
+   * A256GCM the verifier lists); `keyBinding: false` leaves the KB-JWT off, as a careless wallet would.
+   */
+  async present(
+    authorizationRequestUri: string,
+    credentials: string[],
+    options: { enc?: 'A128GCM' | 'A256GCM'; keyBinding?: boolean } = {},
+  ): Promise<ThirdPartyPresentation> {
     const resolved = await this.resolve(authorizationRequestUri);
     const request = resolved.authorizationRequestPayload as { client_id: string; nonce: string };
     const sdJwtVc = new SDJwtVcInstance({
@@ -191,7 +199,12 @@ export class ThirdPartyHolder {
       const kb = {
         payload: { aud: request.client_id, nonce: request.nonce, iat: Math.floor(Date.now() / 1000) },
       };
-      vpToken[q.id] = [await sdJwtVc.present(credential, presentationFrame(keys), { kb })];
+      const frame = presentationFrame(keys);
+      vpToken[q.id] = [
+        options.keyBinding === false
+          ? await sdJwtVc.present(credential, frame)
+          : await sdJwtVc.present(credential, frame, { kb }),
+      ];
     }
     const encrypted = resolved.authorizationRequestPayload.response_mode === 'direct_post.jwt';
     const { authorizationResponsePayload, jarm } = await this.client.createOpenid4vpAuthorizationResponse({
@@ -204,7 +217,9 @@ export class ThirdPartyHolder {
               serverMetadata: {
                 authorization_signing_alg_values_supported: [],
                 authorization_encryption_alg_values_supported: ['ECDH-ES'],
-                authorization_encryption_enc_values_supported: ['A128GCM', 'A256GCM'],
+                authorization_encryption_enc_values_supported: options.enc
+                  ? [options.enc]
+                  : ['A128GCM', 'A256GCM'],
               },
             },
           }

@@ -1,4 +1,5 @@
 import type { JWK } from 'jose';
+import { checkProfileAlg } from './check-haip-profile.js';
 import { decodeJws, verifyWithKey } from './jws.js';
 import { check } from './presentation-error.js';
 import { sdDigest } from './sd-jwt.js';
@@ -57,6 +58,7 @@ export interface KeyBindingInput {
 export async function checkKeyBinding(input: KeyBindingInput, checks: Checks): Promise<void> {
   const kb = decodeJws(input.keyBindingJwt, 'the KB-JWT');
   check(kb.header.typ === 'kb+jwt', 'malformed', `the KB-JWT has typ ${String(kb.header.typ)}, not kb+jwt`);
+  checkProfileAlg(kb, checks, 'the KB-JWT');
   await verifyWithKey(kb, input.holderKey, 'the KB-JWT (with the holder key cnf.jwk)');
   check(
     typeof kb.payload.sd_hash === 'string' && kb.payload.sd_hash === sdDigest(input.sdAlg, input.sdJwt),

@@ -4,6 +4,7 @@ import {
   type StatusBits,
   StatusType,
 } from '../../status-list/status-list-encoding.js';
+import { checkProfileAlg } from './check-haip-profile.js';
 import type { IssuerTrust } from './issuer-trust.js';
 import { decodeJws, isObject } from './jws.js';
 import { check, PresentationError, reject } from './presentation-error.js';
@@ -63,6 +64,7 @@ async function verifyListToken(
     'malformed',
     `typ is ${String(jws.header.typ)}, not statuslist+jwt`,
   );
+  checkProfileAlg(jws, checks, 'the status list token');
   const trustedUntil = await verifyStatusListSignature(jws, issuer, trust, checks);
   const { payload } = jws;
   check(

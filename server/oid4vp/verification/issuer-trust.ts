@@ -2,6 +2,7 @@ import type { JWK } from 'jose';
 import { ChainError } from '../../keys/chain-error.js';
 import type { Certificate } from '../../keys/x509-certificate.js';
 import { type ChainTime, type ValidatedChain, validateChain } from '../../keys/x509-chain.js';
+import { checkProfileX5c } from './check-haip-profile.js';
 import { type DecodedJws, verifyWithKey, verifyWithKeys } from './jws.js';
 import { PresentationError } from './presentation-error.js';
 import { trustedIssuerKeys } from './resolve-issuer-keys.js';
@@ -64,8 +65,10 @@ export async function verifyIssuerSignature(
   checks: Checks,
   what: string,
 ): Promise<IssuerTrust> {
+  checkProfileX5c(jws, checks, what);
   let chainFailure: PresentationError | undefined;
-  if (jws.header.x5c !== undefined && checks.anchors.length > 0) {
+  // Under a profile the chain is the only path: its failure is the answer, with the chain's reason.
+  if (jws.header.x5c !== undefined && (checks.anchors.length > 0 || checks.profile)) {
     try {
       const chain = await verifyByChain(jws, iss, checks, what);
       const { anchor } = chain;
@@ -75,7 +78,7 @@ export async function verifyIssuerSignature(
         chain,
       };
     } catch (e) {
-      if (!(e instanceof PresentationError)) throw e;
+      if (!(e instanceof PresentationError) || checks.profile) throw e;
       chainFailure = e;
     }
   }

@@ -38,6 +38,13 @@ export type PresentationErrorCode =
   | 'wrong_type'
   /** A disclosure does not belong to the credential, is repeated, or has a bad shape. */
   | 'tampered_disclosure'
+  /** A JWS alg the verifier accepts in general, but the session's profile does not (HAIP 1.0: ES256). */
+  | 'unsupported_algorithm'
+  /**
+   * The session's profile (HAIP 1.0) trusts issuers only by an `x5c` chain to a trust anchor, and the
+   * credential (or its Status List Token) has no `x5c`: the `jwks` / `jwt-vc-issuer` paths are off.
+   */
+  | 'x5c_required'
   /** Holder binding is required but the KB-JWT / VP is absent, or the credential has no `cnf`. */
   | 'missing_key_binding'
   | 'wrong_nonce'

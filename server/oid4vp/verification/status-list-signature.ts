@@ -1,3 +1,4 @@
+import { checkProfileX5c } from './check-haip-profile.js';
 import { type IssuerTrust, verifyByChain } from './issuer-trust.js';
 import { type DecodedJws, verifyWithKey, verifyWithKeys } from './jws.js';
 import { PresentationError } from './presentation-error.js';
@@ -20,12 +21,14 @@ export async function verifyStatusListSignature(
   checks: Checks,
 ): Promise<number | undefined> {
   const what = `the status list of ${issuer}`;
+  checkProfileX5c(jws, checks, what);
   let chainFailure: PresentationError | undefined;
-  if (jws.header.x5c !== undefined && checks.anchors.length > 0) {
+  // HAIP 1.0 section 6.1: the token's key is in its own x5c, so under the profile that is the path.
+  if (jws.header.x5c !== undefined && (checks.anchors.length > 0 || checks.profile)) {
     try {
       return (await verifyByChain(jws, issuer, checks, what, trust.chain)).validUntil;
     } catch (e) {
-      if (!(e instanceof PresentationError)) throw e;
+      if (!(e instanceof PresentationError) || checks.profile) throw e;
       chainFailure = e;
     }
   }
@@ -49,4 +52,5 @@ export const statusTrustKey = (issuer: string, trust: IssuerTrust, checks: Check
     JSON.stringify(trust.keys),
     trust.chain?.leaf.sha256 ?? '',
     checks.anchors.map((a) => a.sha256).join(','),
+    checks.profile ?? '',
   ].join('\n');

@@ -39,6 +39,11 @@ export interface VerificationContext {
    * wraps one with a cache honouring the token's `ttl`.
    */
   fetchStatusList: (uri: string) => Promise<string>;
+  /**
+   * The verifier profile of the session. `haip-1.0`: dc+sd-jwt only, ES256 only, a KB-JWT always,
+   * issuer and Status List Token trusted only by their `x5c` chain to `trustAnchors`.
+   */
+  profile?: 'haip-1.0' | undefined;
 }
 
 export type VerifiedFormat = 'dc+sd-jwt' | 'jwt_vc_json';
@@ -85,6 +90,7 @@ export interface Checks {
   /** The trust anchors, parsed (one that does not parse is left out). */
   anchors: Certificate[];
   fetchStatusList: VerificationContext['fetchStatusList'];
+  profile: VerificationContext['profile'];
 }
 
 const parsedAnchors = new Map<string, Certificate | null>();
@@ -116,5 +122,6 @@ export function resolveChecks(ctx: VerificationContext): Checks {
     trustedIssuers: ctx.trustedIssuers,
     anchors: parseAnchors(ctx.trustAnchors),
     fetchStatusList: ctx.fetchStatusList,
+    profile: ctx.profile,
   };
 }

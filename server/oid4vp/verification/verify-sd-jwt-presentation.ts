@@ -1,4 +1,5 @@
 import type { CredentialQuery } from '../../../contract/oid4vp/dcql-query.js';
+import { checkProfileAlg, checkProfileTyp } from './check-haip-profile.js';
 import { checkKeyBinding } from './check-key-binding.js';
 import { checkStatus, readStatusReference } from './check-status.js';
 import { checkTrustedAuthorities } from './check-trusted-authorities.js';
@@ -40,6 +41,8 @@ export async function verifySdJwtPresentation(
     'unsupported_format',
     `typ ${String(jwt.header.typ)} is not dc+sd-jwt`,
   );
+  checkProfileTyp(jwt, checks);
+  checkProfileAlg(jwt, checks, 'the issuer-signed JWT');
   const signed = jwt.payload;
   const iss = signed.iss;
   check(typeof iss === 'string' && iss, 'malformed', 'the credential has no iss');
@@ -65,7 +68,8 @@ export async function verifySdJwtPresentation(
 
   const cnf = signed.cnf;
   const holderKey = isObject(cnf) && cnf.jwk !== undefined ? publicJwk(cnf.jwk, 'cnf.jwk') : undefined;
-  const bindingRequired = query.require_cryptographic_holder_binding !== false;
+  // HAIP 1.0 section 6.1.1.1: a KB-JWT always, whatever the query says.
+  const bindingRequired = Boolean(checks.profile) || query.require_cryptographic_holder_binding !== false;
   if (bindingRequired) {
     check(holderKey, 'missing_key_binding', 'the credential has no cnf.jwk to bind a presentation to');
     check(parts.keyBindingJwt, 'missing_key_binding', 'the presentation has no KB-JWT');

@@ -1,4 +1,5 @@
 import { type CredentialQuery, DcqlQuery } from '../../../contract/oid4vp/dcql-query.js';
+import { checkProfileFormat } from './check-haip-profile.js';
 import { isObject } from './jws.js';
 import { checkCredentialSets } from './match-dcql.js';
 import { check, inQuery, reject } from './presentation-error.js';
@@ -83,6 +84,7 @@ export async function verifyVpToken(
         'malformed',
         `${presentations.length} presentations, but multiple is not true`,
       );
+      checkProfileFormat(credentialQuery.format, checks);
       const verify = VERIFIERS[credentialQuery.format];
       check(verify, 'unsupported_format', `format ${credentialQuery.format} is not supported`);
       for (const presentation of presentations)

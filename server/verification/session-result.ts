@@ -1,0 +1,53 @@
+import type { CredentialTrust } from './issuer-trust.js';
+import type { PresentationSession, SessionStatus } from './presentation-session.entity.js';
+import type { SessionEvent } from './session-events.js';
+
+/** How the session result names a trust path (contract IssuerTrust). */
+export interface TrustView {
+  method: CredentialTrust['method'];
+  anchor?: string;
+  anchor_subject?: string;
+}
+
+export const trustView = (t: CredentialTrust): TrustView => ({
+  method: t.method,
+  ...(t.anchor ? { anchor: t.anchor } : {}),
+  ...(t.anchorSubject ? { anchor_subject: t.anchorSubject } : {}),
+});
+
+/** One verified credential of a presentation: which query it answered and how its issuer was trusted. */
+export interface PresentedCredentialView {
+  id: string;
+  format: string;
+  credential_type: string | null;
+  trust: TrustView;
+}
+
+/** What a verified session keeps in `result` (personal data: `claims`). */
+export interface SessionResult {
+  claims?: Record<string, unknown>;
+  credential_type?: string | null;
+  /** The first credential's trust path (kept as before `credentials` existed). */
+  trust?: TrustView;
+  credentials?: PresentedCredentialView[];
+}
+
+export const resultOf = (s: Pick<PresentationSession, 'result'>) => s.result as SessionResult | null;
+
+/**
+ * The status event of a session, for its watchers (SSE): the status, the profile it runs under, and
+ * once verified the trust path of each credential. Never claims: the stream is reachable with the
+ * session id alone.
+ */
+export function sessionEvent(
+  s: Pick<PresentationSession, 'id' | 'profile' | 'result'>,
+  status: SessionStatus,
+): SessionEvent {
+  const credentials = status === 'verified' ? resultOf(s)?.credentials : undefined;
+  return {
+    session_id: s.id,
+    status,
+    ...(s.profile ? { profile: s.profile } : {}),
+    ...(credentials ? { credentials: credentials.map(({ id, trust }) => ({ id, trust })) } : {}),
+  };
+}
