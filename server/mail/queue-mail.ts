@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEffect } from '../outbox/outbox.js';
-import { MailMessage } from './mail-message.entity.js';
+import { transactionSql } from '../persistence/sql.js';
 
 export interface MailRequest {
   tenantId: string | null;
@@ -10,18 +9,21 @@ export interface MailRequest {
   params: Record<string, string>;
 }
 
-/** Stores a message and its outbox entry in the caller's transaction; the mail worker sends it. */
+/**
+ * Stores a message and its outbox entry (outbox/outbox.ts: the relay hands it to the mail worker
+ * after commit) in the caller's transaction, in one statement. The outbox payload carries the
+ * message id only: a job never holds the address or the parameters.
+ */
 export async function queueMail(tx: EntityManager, m: MailRequest): Promise<string> {
   const id = randomUUID();
-  await tx.insert(MailMessage, {
-    id,
-    tenantId: m.tenantId,
-    template: m.template,
-    recipient: m.to,
-    params: m.params,
-    createdAt: new Date(),
-    sentAt: null,
-  });
-  await recordEffect(tx, 'mail', { mailId: id });
+  await transactionSql(tx).query(
+    `with message as (
+       insert into mail_message (id, tenant_id, template, recipient, params, created_at, sent_at)
+       values ($1, $2, $3, $4, $5, now(), null) returning id
+     )
+     insert into outbox_message (id, topic, payload, status, attempts, available_at, last_error, created_at)
+     select $6, 'mail', jsonb_build_object('mailId', id::text), 'pending', 0, now(), null, now() from message`,
+    [id, m.tenantId, m.template, m.to, JSON.stringify(m.params), randomUUID()],
+  );
   return id;
 }
