@@ -97,7 +97,8 @@ export async function dpopWallet(
         ...(nonce ? { nonce } : {}),
         ...(accessToken ? { accessToken } : {}),
       }),
-      ...(instance ? await instance.headers(issuer) : {}),
+      // Client authentication is for the authorization server (PAR, token), not the credential endpoint.
+      ...(instance && !accessToken ? await instance.headers(issuer) : {}),
     };
     if (accessToken) headers.authorization = `DPoP ${accessToken}`;
     const res = await fetch(url, { method: 'POST', headers, body: text });
@@ -109,7 +110,9 @@ export async function dpopWallet(
     cNonce: () => fetchCNonce(issuer, noteNonce),
     post: async (path, body, accessToken) => {
       const first = await send(path, body, accessToken);
-      return (await askedForNonce(first)) ? send(path, body, accessToken) : first;
+      if (!(await askedForNonce(first))) return first;
+      await first.body?.cancel(); // read through its clone: frees the connection for the retry
+      return send(path, body, accessToken);
     },
   };
 }
