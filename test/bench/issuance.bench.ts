@@ -1,5 +1,6 @@
 import { employeePayload } from '../support/fixtures.js';
 import { holderKey } from '../support/proof-jwt.js';
+import { type BenchWallet, dpopWallet } from './bench-wallet.js';
 import { expectStatus } from './harness.js';
 import { inParallel, type Scenario, type ScenarioContext, tenantOf } from './scenario.js';
 
@@ -16,48 +17,77 @@ const json = (body: unknown, token: string) => ({
   body: JSON.stringify(body),
 });
 
-/** An offer for the wallet (ui delivery): the tx_code is mailed to `email`. */
-async function createOffer(ctx: ScenarioContext, i: number, email: string) {
+/**
+ * An offer for the wallet (ui delivery): with the pre-authorized code the tx_code is mailed to
+ * `email` now; with the authorization code the one-time code is mailed at sign-in.
+ */
+export async function createOffer(
+  ctx: ScenarioContext,
+  i: number,
+  email: string,
+  grant: 'pre-authorized_code' | 'authorization_code' = 'pre-authorized_code',
+) {
   const res = await tenantOf(ctx, i).integrator.createIssuance({
     body: {
       credential_configuration_id: 'LEARCredentialEmployee',
       payload: employeePayload(),
       delivery: 'ui',
       email,
+      ...(grant === 'authorization_code' ? { grant_type: 'authorization_code' as const } : {}),
     },
   });
   if (res.status !== 201) throw new Error(`offer: ${res.status}`);
   return res.body.offer_id;
 }
 
+/** The credential offer by reference, as the wallet fetches it from the QR code's link. */
+export async function fetchOffer<Grants>(ctx: ScenarioContext, offerId: string) {
+  const res = await fetch(`${ctx.service.issuerUrl}/oid4vci/v1/credential-offer/${offerId}`);
+  return ((await res.json()) as { grants: Grants }).grants;
+}
+
+/**
+ * The 6-digit code of the one mail to `email` (tx_code or sign-in: the same template), read from
+ * what the in-process SMTP server received; every address is used once, so it is the right mail.
+ */
+export async function mailedCode(ctx: ScenarioContext, email: string) {
+  const mail = await ctx.smtp.waitForMail((m) => m.to.includes(email), 60_000);
+  return mail.raw.match(/activation code is: (\d{6})/)?.[1] ?? '';
+}
+
+/** The token request of the pre-authorized code grant, for the offer and its mailed tx_code. */
+async function preAuthorizedTokenRequest(ctx: ScenarioContext, offerId: string, email: string) {
+  const grants = await fetchOffer<Record<string, { 'pre-authorized_code': string }>>(ctx, offerId);
+  const code = grants[PRE_AUTH]?.['pre-authorized_code'] ?? '';
+  return { grant_type: PRE_AUTH, 'pre-authorized_code': code, tx_code: await mailedCode(ctx, email) };
+}
+
 /** A wallet's steps up to the access token: the offer, the mailed tx_code, the token request. */
 async function redeem(ctx: ScenarioContext, offerId: string, email: string) {
-  const issuer = ctx.service.issuerUrl;
-  const offer = (await (await fetch(`${issuer}/oid4vci/v1/credential-offer/${offerId}`)).json()) as {
-    grants: Record<string, { 'pre-authorized_code': string }>;
-  };
-  const mail = await ctx.smtp.waitForMail((m) => m.to.includes(email), 60_000);
-  const txCode = mail.raw.match(/activation code is: (\d{6})/)?.[1] ?? '';
-  const code = offer.grants[PRE_AUTH]?.['pre-authorized_code'] ?? '';
-  const res = await fetch(
-    `${issuer}/oid4vci/v1/token`,
-    form({ grant_type: PRE_AUTH, 'pre-authorized_code': code, tx_code: txCode }),
-  );
+  const fields = await preAuthorizedTokenRequest(ctx, offerId, email);
+  const res = await fetch(`${ctx.service.issuerUrl}/oid4vci/v1/token`, form(fields));
   expectStatus(res, 200, 'token');
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
+/** A proof of a fresh holder key over `cNonce`: the credential request's body. */
+async function credentialBody(ctx: ScenarioContext, cNonce: string) {
+  const proof = await (await holderKey()).proof({ aud: ctx.service.issuerUrl, nonce: cNonce });
+  return { credential_configuration_id: 'LEARCredentialEmployee', proofs: { jwt: [proof] } };
+}
+
 /** A fresh c_nonce and a proof of a fresh holder key over it, ready to send to the credential endpoint. */
 async function credentialRequest(ctx: ScenarioContext, accessToken: string) {
-  const issuer = ctx.service.issuerUrl;
-  const nonce = await fetch(`${issuer}/oid4vci/v1/nonce`, { method: 'POST' });
+  const nonce = await fetch(`${ctx.service.issuerUrl}/oid4vci/v1/nonce`, { method: 'POST' });
   const { c_nonce } = (await nonce.json()) as { c_nonce: string };
-  const key = await holderKey();
-  const proof = await key.proof({ aud: issuer, nonce: c_nonce });
-  return json(
-    { credential_configuration_id: 'LEARCredentialEmployee', proofs: { jwt: [proof] } },
-    accessToken,
-  );
+  return json(await credentialBody(ctx, c_nonce), accessToken);
+}
+
+/** The last two requests of every flow, as `wallet` sends them: nonce, then credential. */
+export async function receiveCredential(ctx: ScenarioContext, wallet: BenchWallet, accessToken: string) {
+  const body = await credentialBody(ctx, await wallet.cNonce());
+  const res = await wallet.post('/oid4vci/v1/credential', { json: body }, accessToken);
+  expectStatus(res, 200, 'credential');
 }
 
 /** Issuance figures: offers created, full five-request issuances, the credential endpoint alone. */
@@ -80,6 +110,21 @@ export const issuanceScenarios: Scenario[] = [
         await credentialRequest(ctx, accessToken),
       );
       expectStatus(res, 200, 'credential');
+    },
+  },
+  {
+    // Beside the full flow above, what DPoP costs: a proof checked (and its jti spent) at the token
+    // and credential endpoints, and the use_dpop_nonce round trip of a wallet's first proof.
+    name: 'issuance: pre-authorized code flow with DPoP (offer, mailed tx_code, DPoP token, nonce, credential)',
+    matches: 'issue',
+    operations: 200,
+    prepare: async (ctx) => async (i) => {
+      const email = `dpop-${ctx.pass}-${i}@bench.test`;
+      const wallet = await dpopWallet(ctx.service.issuerUrl);
+      const fields = await preAuthorizedTokenRequest(ctx, await createOffer(ctx, i, email), email);
+      const res = await wallet.post('/oid4vci/v1/token', { form: fields });
+      expectStatus(res, 200, 'token');
+      await receiveCredential(ctx, wallet, ((await res.json()) as { access_token: string }).access_token);
     },
   },
   {

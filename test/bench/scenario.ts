@@ -1,6 +1,7 @@
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { scimClient } from '../support/scim-client.js';
 import type { startSmtpCatcher } from '../support/smtp-catcher.js';
+import type { WalletProvider } from './bench-wallet.js';
 import type { BenchService } from './harness.js';
 import type { MinimalKind } from './minimal-driver.js';
 
@@ -17,6 +18,8 @@ export interface ScenarioContext {
   tenants: BenchTenant[];
   /** Unique per pass, so that names (userName, e-mail) never collide between passes. */
   pass: string;
+  /** The wallet provider whose root the service trusts (WALLET_PROVIDER_TRUST_ANCHORS). */
+  walletProvider?: WalletProvider;
 }
 
 /**

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { startSmtpCatcher } from '../support/smtp-catcher.js';
+import { walletProviderWithAnchorsFile } from '../support/wallet-provider.js';
 import { adminScenarios } from './admin.bench.js';
+import { authorizationCodeScenarios } from './authorization-code.bench.js';
 import { DatabaseCpu } from './database-cpu.js';
 import { type Figure, measure, measureAtRate, startBenchService } from './harness.js';
 import { issuanceScenarios } from './issuance.bench.js';
@@ -41,6 +43,7 @@ const CONCURRENCY = 8;
 const scenarios: Scenario[] = [
   ...adminScenarios,
   ...issuanceScenarios,
+  ...authorizationCodeScenarios,
   ...verificationScenarios,
   ...scimScenarios,
 ];
@@ -52,7 +55,12 @@ const scenarios: Scenario[] = [
  */
 export async function throughputBench(o: ThroughputOptions) {
   const smtp = await startSmtpCatcher();
-  const service = await startBenchService({ env: { SMTP_URL: smtp.url }, embedded: o.embedded });
+  // A wallet provider made for this run, whose root the service trusts: attested wallets' figures.
+  const walletProviders = await walletProviderWithAnchorsFile();
+  const service = await startBenchService({
+    env: { SMTP_URL: smtp.url, WALLET_PROVIDER_TRUST_ANCHORS: walletProviders.anchors },
+    embedded: o.embedded,
+  });
   const db = await DatabaseCpu.connect(service.databaseUrl);
   const minimal = await startMinimalPipeline(service.databaseUrl, db);
   const serviceSide: ObservedSide = { side: 'service', probe: service.probe, profile: service.profile, db };
@@ -70,7 +78,7 @@ export async function throughputBench(o: ThroughputOptions) {
     for (const tenantCount of o.tenantCounts ?? [1, 50]) {
       const pass = `t${tenantCount}-${randomBytes(3).toString('hex')}`;
       const tenants = await createBenchTenants(service, tenantCount, pass);
-      const ctx = { service, smtp, tenants, pass };
+      const ctx = { service, smtp, tenants, pass, walletProvider: walletProviders.provider };
       for (const s of scenarios) {
         if ((s.singleTenant && tenantCount > 1) || (o.only && !s.name.includes(o.only))) continue;
         const total = o.quick ? Math.ceil(s.operations / 4) : s.operations;
@@ -127,6 +135,7 @@ export async function throughputBench(o: ThroughputOptions) {
     await db.close();
     await service.stop();
     await smtp.close();
+    await walletProviders.remove();
   }
 }
 
