@@ -63,7 +63,7 @@ export async function appendAuditEvent(tx: EntityManager, entry: AuditEntry): Pr
     rows = batch;
     buffered.set(context, batch);
     // Webhooks derive from the same events in the same statement: none for a rolled-back change.
-    beforeCommit(tx, 'audit', '', (em) => insertPending(em, batch));
+    beforeCommit(tx, (em) => insertPending(em, batch));
   }
   rows.push({
     id: randomUUID(),

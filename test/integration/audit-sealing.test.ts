@@ -69,9 +69,9 @@ describe('audit sealing', () => {
             action: 'test.concurrent',
             subject: `${i}`,
           });
-          // Commit tasks run in key order: this one after the audit INSERT (key ''), before COMMIT,
-          // so the transaction stays open here with its event written.
-          beforeCommit(tx, 'audit', '~', async () => {
+          // Commit tasks run in the order they were saved: this one after the audit INSERT, before
+          // COMMIT, so the transaction stays open here with its event written.
+          beforeCommit(tx, async () => {
             inserted[i]?.resolve();
             await release.promise;
           });
