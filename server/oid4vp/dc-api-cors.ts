@@ -1,7 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
 
-export const DC_API_RESPONSE_PATH = '/oid4vp/dc-api-response';
-
 /**
  * CORS for the DC API response route: the page that calls the Digital Credentials API is the
  * integrator's, on its own origin, and posts JSON here (a preflighted request). Any origin may ask:

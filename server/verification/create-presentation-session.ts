@@ -15,7 +15,7 @@ import { validationError } from '../domain-errors.js';
 import { fieldErrors } from '../http/zod-errors.js';
 import { cachedTenant } from '../tenants/tenant-cache.js';
 import { buildDcqlForVct } from './build-dcql.js';
-import { dcApiRequest, dcApiResponseUri } from './dc-api-request.js';
+import { dcApiRequest, dcApiResponsePath } from './dc-api-request.js';
 import { isEncrypted, PresentationSession } from './presentation-session.entity.js';
 import { sha256 } from './record-presentation-outcome.js';
 import { restrictToTrustAnchors } from './trust-anchors.js';
@@ -166,7 +166,7 @@ export async function createPresentationSession(
     ...(dcApi
       ? {
           dcApiRequest: await dcApiRequest(s, fields, req.dc_api_request_type),
-          dcApiResponseUri: dcApiResponseUri(s.config.verifierUrl, id),
+          dcApiResponseUri: `${s.config.verifierUrl}${dcApiResponsePath(id)}`,
         }
       : {}),
   };

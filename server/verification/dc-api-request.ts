@@ -3,9 +3,11 @@ import { isEncrypted, type PresentationSession } from './presentation-session.en
 import { clientMetadata } from './request-object.js';
 import type { VerifierServices } from './verifier-services.js';
 
+export const DC_API_RESPONSE_PATH = '/oid4vp/dc-api-response';
+
 /** Where the page that called the Digital Credentials API posts the wallet's answer. */
-export const dcApiResponseUri = (verifierUrl: string, sessionId: string) =>
-  `${verifierUrl}/oid4vp/dc-api-response/${encodeURIComponent(sessionId)}`;
+export const dcApiResponsePath = (sessionId: string) =>
+  `${DC_API_RESPONSE_PATH}/${encodeURIComponent(sessionId)}`;
 
 /**
  * The request a page hands to `navigator.credentials.get({ digital: { requests: [it] } })` (OID4VP
