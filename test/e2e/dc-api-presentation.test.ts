@@ -223,6 +223,43 @@ describe('OpenID4VP over the Digital Credentials API', () => {
     expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type');
   });
 
+  it('records a wallet that declines over the DC API (OID4VP 8.5) as a failed session', async () => {
+    const s = await session();
+    const stream = await openEventStream(`${f.t.baseUrl}/api/login/events?state=${s.session_id}`);
+    const res = await postBack(s.dc_api_response_uri, { origin: ORIGIN, data: { error: 'access_denied' } });
+    expect(res.status).toBe(200);
+    expect(await stream.done).toContain('"status":"failed"');
+    expect(await poll(s.session_id)).toMatchObject({ status: 'failed', reason: 'wallet_access_denied' });
+  });
+
+  it('answers an expired session with an error and reports it expired', async () => {
+    const s = await session();
+    const { data } = await holder.answerDcApi(s.dc_api_request, ORIGIN, [credential]);
+    await f.sql.query(
+      "update presentation_session set expires_at = now() - interval '1 second' where id = $1",
+      [s.session_id],
+    );
+    const res = await postBack(s.dc_api_response_uri, { origin: ORIGIN, data });
+    expect(await res.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/expired/),
+    });
+    expect((await poll(s.session_id)).status).toBe('expired');
+  });
+
+  it('keeps the link and QR code as the fallback (direct_post.jwt); whichever answer comes first counts', async () => {
+    const s = await session();
+    const { data } = await holder.answerDcApi(s.dc_api_request, ORIGIN, [credential]);
+    const linked = await holder.present(s.cross_device_uri, [credential]);
+    expect(linked.resolved.authorizationRequestPayload.response_mode).toBe('direct_post.jwt');
+    expect(linked.status).toBe(200);
+    expect((await poll(s.session_id)).status).toBe('verified');
+    const late = await postBack(s.dc_api_response_uri, { origin: ORIGIN, data });
+    expect(await late.json()).toMatchObject({
+      error_description: expect.stringMatching(/already has its response/),
+    });
+  });
+
   it('creates dc_api sessions only with valid expected_origins (problem+json)', async () => {
     const create = (body: Record<string, unknown>) =>
       f.integrator.createAuthorizationRequest({
