@@ -141,7 +141,11 @@ export async function createPresentationSession(
         actor,
         action: 'verification.requested',
         subject: id,
-        details: { configuration: req.credential_configuration_id ?? null, response_mode: req.response_mode },
+        details: {
+          configuration: req.credential_configuration_id ?? null,
+          response_mode: req.response_mode,
+          ...(fields.expectedOrigins ? { expected_origins: fields.expectedOrigins } : {}),
+        },
       });
       return row;
     });
