@@ -31,6 +31,9 @@ const PROVIDE_DC_API = `
   };`;
 const REMOVE_DC_API = 'delete window.DigitalCredential;';
 
+/** What the page passed to navigator.credentials.get. */
+type Asked = { digital: { requests: { protocol: string; data: Record<string, unknown> }[] } };
+
 let t: TestService;
 let holder: ThirdPartyHolder;
 let credential: string;
@@ -90,7 +93,6 @@ describe('OpenID Connect login with the browser’s wallet (Digital Credentials 
     `calls navigator.credentials.get and signs the user in${skipped}`,
     async () => {
       const page = await (browser as HeadlessChromium).context.newPage();
-      type Asked = { digital: { requests: { protocol: string; data: Record<string, unknown> }[] } };
       const asked: { options: Asked; origin: string }[] = [];
       await page.exposeFunction('__testWallet', async (options: never, origin: string) => {
         asked.push({ options, origin });
@@ -139,6 +141,37 @@ describe('OpenID Connect login with the browser’s wallet (Digital Credentials 
         audience: client.client_id,
       });
       expect(payload).toMatchObject({ nonce: params.nonce, email: 'ana.ruiz@acme.test' });
+    },
+    60_000,
+  );
+
+  it.skipIf(!chromium.path)(
+    `a cancelled browser wallet leaves the QR code; a refused presentation says so${skipped}`,
+    async () => {
+      const page = await (browser as HeadlessChromium).context.newPage();
+      let calls = 0;
+      await page.exposeFunction('__testWallet', async (options: never, origin: string) => {
+        calls += 1;
+        // First the user cancels; then the wallet addresses its key binding to the client_id
+        // instead of origin:<origin> (OID4VP 1.0 Appendix A.4), which the verifier must refuse.
+        if (calls === 1) throw new Error('NotAllowedError: the user cancelled');
+        const [request] = (options as Asked).digital.requests;
+        if (!request) throw new Error('the page asked for nothing');
+        const clientId = String(decodeJwt(String(request.data.request)).client_id);
+        return (await holder.answerDcApi(request, origin, [credential], clientId)).data;
+      });
+      await page.addInitScript(PROVIDE_DC_API);
+      await page.goto(authorizeUrl().url);
+      await page.locator('#dc-api-button').click();
+      await page.locator('#status').getByText('did not answer').waitFor();
+      expect(await page.locator('#qr').isVisible()).toBe(true);
+      expect(await page.locator('#login').getAttribute('data-state')).toBe('pending');
+      await page.locator('#dc-api-button').click();
+      await page.locator('#status').getByText('was not accepted').waitFor();
+      expect(await page.locator('#login').getAttribute('data-state')).toBe('failed');
+      expect(await page.locator('#return').isVisible()).toBe(true);
+      expect(calls).toBe(2);
+      await page.close();
     },
     60_000,
   );
