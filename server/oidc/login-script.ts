@@ -26,6 +26,13 @@ export const LOGIN_SCRIPT = `'use strict';
   // response_code the sign-in needs; this page then only says so.
   var sameDevice = false;
   var viaBrowser = false;
+  // Set when the session was verified while the browser's wallet was still open: a wallet on
+  // another device answered first, and the sign-in completes as for the QR code.
+  var verifiedElsewhere = false;
+  function complete() {
+    show('verified', 'Verified. Signing you in…');
+    window.location.assign(main.getAttribute('data-complete'));
+  }
   var link = document.getElementById('same-device');
   if (link) link.addEventListener('click', function () { sameDevice = true; });
   offerBrowserWallet();
@@ -56,6 +63,8 @@ export const LOGIN_SCRIPT = `'use strict';
           if (res.ok && body.redirect_uri) {
             show('verified', 'Verified. Signing you in…');
             window.location.assign(body.redirect_uri);
+          } else if (verifiedElsewhere) {
+            complete();
           } else if (!res.ok) {
             show('failed', 'Your wallet’s presentation was not accepted.');
             back.hidden = false;
@@ -65,6 +74,8 @@ export const LOGIN_SCRIPT = `'use strict';
         // Cancelled, or no wallet answered: the QR code and the link still work.
         viaBrowser = false;
         button.disabled = false;
+        if (verifiedElsewhere) return complete();
+        if (main.getAttribute('data-state') !== 'pending') return;
         show('pending', 'Your browser’s wallet did not answer. Scan the code or open your wallet instead.');
       });
     });
@@ -76,9 +87,11 @@ export const LOGIN_SCRIPT = `'use strict';
       events.close();
       if (sameDevice) return show('verified', 'Verified. Your wallet brings you back to sign in.');
       // The browser's wallet: the answer's redirect (with its response_code) moves on, not this.
-      if (viaBrowser) return show('verified', 'Verified. Signing you in…');
-      show('verified', 'Verified. Signing you in…');
-      window.location.assign(main.getAttribute('data-complete'));
+      if (viaBrowser) {
+        verifiedElsewhere = true;
+        return show('verified', 'Verified. Signing you in…');
+      }
+      complete();
     } else if (s === 'failed') {
       events.close();
       show('failed', 'Your wallet’s presentation was not accepted.');

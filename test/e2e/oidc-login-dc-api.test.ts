@@ -177,6 +177,30 @@ describe('OpenID Connect login with the browser’s wallet (Digital Credentials 
   );
 
   it.skipIf(!chromium.path)(
+    `a wallet on another device that answers while the browser's is open completes the sign-in${skipped}`,
+    async () => {
+      const page = await (browser as HeadlessChromium).context.newPage();
+      await page.addInitScript(PROVIDE_DC_API);
+      const { url, params } = authorizeUrl();
+      await page.goto(url);
+      const scanned = String(await page.locator('#qr').getAttribute('data-uri'));
+      await page.exposeFunction('__testWallet', async () => {
+        // The QR code's wallet answers (direct_post.jwt); then the user closes the browser's dialog.
+        expect((await holder.present(scanned, [credential])).status).toBe(200);
+        await page.locator('#status').getByText('Verified').waitFor();
+        throw new Error('NotAllowedError: the user cancelled');
+      });
+      await page.locator('#dc-api-button').click();
+      await page.waitForURL((u) => u.toString().startsWith(`${rp.url}?`), { timeout: 15_000 });
+      const landed = new URL(page.url());
+      expect(landed.searchParams.get('state')).toBe(params.state);
+      expect(landed.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      await page.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!chromium.path)(
     `without the API shows the QR code and no browser wallet${skipped}`,
     async () => {
       const page = await (browser as HeadlessChromium).context.newPage();
