@@ -221,6 +221,16 @@ describe('OpenID4VP over the Digital Credentials API', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type');
+    // Refused before it is read, still readable by the page's origin, still OAuth JSON.
+    const form = await fetch(s.dc_api_response_uri, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', origin: ORIGIN },
+      body: JSON.stringify({ origin: ORIGIN, data: plain }),
+    });
+    expect(form.status).toBe(415);
+    expect(form.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await form.json()).toMatchObject({ error: 'invalid_request' });
+    expect((await poll(s.session_id)).status).toBe('pending');
   });
 
   it('records a wallet that declines over the DC API (OID4VP 8.5) as a failed session', async () => {
