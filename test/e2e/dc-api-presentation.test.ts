@@ -3,6 +3,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEventStream } from '../support/event-stream.js';
 import { issueDirectCredential } from '../support/fixtures.js';
+import { walletWithCredential } from '../support/holder-setup.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
 
@@ -122,6 +123,22 @@ describe('OpenID4VP over the Digital Credentials API', () => {
     });
     expect(exchanged.status).toBe(200);
     expect((await poll(s.session_id)).status).toBe('verified');
+  });
+
+  it('our wallet (clients/wallet) answers signed dc_api.jwt and unsigned dc_api requests', async () => {
+    const { wallet } = await walletWithCredential(f.integrator, f.smtp, 'dc-api@example.test');
+    for (const body of [{}, { response_mode: 'dc_api', dc_api_request_type: 'unsigned' }]) {
+      const s = await session(body);
+      const { data } = await wallet.answerDcApi(s.dc_api_request, ORIGIN);
+      expect(Object.keys(data)).toEqual([body.response_mode ? 'vp_token' : 'response']);
+      const res = await postBack(s.dc_api_response_uri, { origin: ORIGIN, data });
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await poll(s.session_id)).toMatchObject({ status: 'verified' });
+    }
+    const s = await session();
+    await expect(wallet.answerDcApi(s.dc_api_request, 'https://evil.example')).rejects.toThrow(
+      /invalid_request: origin https:\/\/evil.example is not one of the expected_origins/,
+    );
   });
 
   it('a wallet refuses the signed request on another origin (expected_origins)', async () => {
