@@ -7,9 +7,8 @@ import { brandedPage, expiryHtml, type TenantPage } from '../tenants/branded-pag
 // The login page's own rules, after the shared look (brandedPage).
 const STYLE = `
 #qr { width: 16rem; height: 16rem; }
-a.button, button.button { border: 0; font: inherit; cursor: pointer; }
 a.button, button.button { display: inline-block; padding: .6rem 1.2rem; border-radius: 8px; background: var(--brand);
-           color: var(--on-brand); text-decoration: none; }
+           color: var(--on-brand); text-decoration: none; border: 0; font: inherit; cursor: pointer; }
 #status { margin-top: 1rem; min-height: 1.5em; }
 [data-state="failed"] #status, [data-state="expired"] #status { color: #b3261e; }
 [hidden] { display: none; }`;

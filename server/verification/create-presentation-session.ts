@@ -42,8 +42,8 @@ export const requestObjectUrl = (verifierUrl: string, sessionId: string, sameDev
 
 /**
  * Starts a presentation session: the DCQL query (from a configuration's type and claims, or as
- * given), a 256-bit nonce and state, and for direct_post.jwt a key of its own to encrypt to. A
- * session with a redirect_uri also gets a binding secret (returned once, kept hashed): the
+ * given), a 256-bit nonce and state, and for an encrypted mode (.jwt) a key of its own to encrypt
+ * to. A session with a redirect_uri also gets a binding secret (returned once, kept hashed): the
  * same-device link's answer redirects there with a response_code that is redeemed only with it.
  * The QR code is the cross-device link, whose answer never redirects. A dc_api session also gets
  * the request its page hands to the Digital Credentials API; its links stay the fallback for
