@@ -32,6 +32,7 @@ import type { LocalKeyStore } from './keys/local-key-store.js';
 import { metricsOf } from './metrics/service-metrics.js';
 import { oauthErrorRenderer } from './oid4vci/oauth-error-renderer.js';
 import { mountOid4vci } from './oid4vci/oid4vci.endpoints.js';
+import { dcApiResponseCors } from './oid4vp/dc-api-cors.js';
 import { mountOid4vp } from './oid4vp/oid4vp.endpoints.js';
 import { adminOidcClientRoutes } from './oidc/admin-oidc-client.routes.js';
 import { mountOidc } from './oidc/oidc.endpoints.js';
@@ -40,6 +41,7 @@ import { scimRouter } from './scim/scim.router.js';
 import { statusListRouter } from './status-list/status-list.routes.js';
 import { adminTenantRoutes } from './tenants/admin-tenant.routes.js';
 import { adminTrustedIssuerRoutes } from './verification/admin-trusted-issuer.routes.js';
+import { DC_API_RESPONSE_PATH } from './verification/dc-api-request.js';
 import { loginEventsRoute } from './verification/login-events.route.js';
 import { verificationRoutes } from './verification/verification.routes.js';
 import { adminWebhookRoutes } from './webhooks/admin-webhook.routes.js';
@@ -79,6 +81,8 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
   app.use('/api/v1', integratorGuard, limits.byTenant);
   app.use('/tenants/:tenant/scim/v2', limits.byTenant, scimRouter(ctx));
   app.use('/status-lists', statusListRouter(ctx));
+  // Before the body guards, so that the preflight is answered and refusals are readable cross-origin.
+  app.use(DC_API_RESPONSE_PATH, dcApiResponseCors);
   app.use(jsonBody('1mb'));
   guardContractBodies(app, contract);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DcApiRequest, ExpectedOrigin } from '../oid4vp/dc-api-request.js';
 import { isIntegratorRedirectUri } from './redirect-uri.js';
 
 /**
@@ -24,6 +25,15 @@ export const PresentationProfile = z.enum(['haip-1.0']);
 export type PresentationProfile = z.infer<typeof PresentationProfile>;
 
 /**
+ * How the wallet answers: to the response endpoint (`direct_post`, `direct_post.jwt`: the wallet is
+ * invoked by a link or QR code), or through the integrator's page that called the W3C Digital
+ * Credentials API (`dc_api`, `dc_api.jwt`: OID4VP 1.0 Appendix A). The `.jwt` modes are encrypted.
+ */
+export const ResponseMode = z.enum(['direct_post', 'direct_post.jwt', 'dc_api', 'dc_api.jwt']);
+export type ResponseMode = z.infer<typeof ResponseMode>;
+export const isDcApiMode = (mode: string) => mode === 'dc_api' || mode === 'dc_api.jwt';
+
+/**
  * What the integrator asks a wallet to present: a credential configuration of this service (the
  * verifier builds the DCQL query) or a full DCQL query; where to send the user afterwards; how the
  * wallet answers (encrypted by default); how long the session lives.
@@ -47,7 +57,23 @@ export const AuthorizationRequestCreate = z
       .describe(
         'Where the wallet sends the user, with code and state: https, http only on localhost/127.0.0.1, or a private-use app scheme (RFC 8252, e.g. com.example.app:/done)',
       ),
-    response_mode: z.enum(['direct_post', 'direct_post.jwt']).default('direct_post.jwt'),
+    response_mode: ResponseMode.default('direct_post.jwt').describe(
+      'direct_post(.jwt): the wallet opens a link or QR code; dc_api(.jwt): the integrator’s page calls the W3C Digital Credentials API with dc_api_request (HAIP 1.0: dc_api.jwt)',
+    ),
+    expected_origins: z
+      .array(ExpectedOrigin)
+      .min(1)
+      .max(10)
+      .optional()
+      .describe(
+        'dc_api modes (required): the origins of the pages that call the Digital Credentials API; a signed request names them (OID4VP 1.0 Appendix A.2), and an answer is accepted only from one of them, addressed to origin:<it>',
+      ),
+    dc_api_request_type: z
+      .enum(['signed', 'unsigned'])
+      .optional()
+      .describe(
+        'dc_api modes: signed (default; a Request Object signed with the verifier certificate, x509 client_id) or unsigned (plain parameters, no client_id)',
+      ),
     expires_in: z.number().int().min(30).optional().describe('Seconds; at most the configured maximum'),
     restrict_to_trust_anchors: z
       .boolean()
@@ -66,6 +92,17 @@ export const AuthorizationRequestCreate = z
   .refine((r) => Boolean(r.credential_configuration_id) !== Boolean(r.dcql_query), {
     message: 'give either credential_configuration_id or dcql_query',
     path: ['credential_configuration_id'],
+  })
+  .superRefine((r, ctx) => {
+    const issue = (path: string, message: string) =>
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+    if (isDcApiMode(r.response_mode)) {
+      // The verifier checks the answer's origin against them even when the request is unsigned.
+      if (!r.expected_origins) issue('expected_origins', 'required with a dc_api response_mode');
+    } else {
+      if (r.expected_origins) issue('expected_origins', 'only with a dc_api response_mode');
+      if (r.dc_api_request_type) issue('dc_api_request_type', 'only with a dc_api response_mode');
+    }
   });
 
 export const AuthorizationRequestCreated = z.object({
@@ -75,7 +112,7 @@ export const AuthorizationRequestCreated = z.object({
   authorization_request_uri: z
     .string()
     .describe(
-      'openid4vp:// (or haip-vp://) ?client_id=…&request_uri=…: the link a wallet on the same device opens; with a redirect_uri, the wallet is sent there with a response_code',
+      'openid4vp:// (or haip-vp://) ?client_id=…&request_uri=…: the link a wallet on the same device opens; with a redirect_uri, the wallet is sent there with a response_code. For dc_api sessions the fallback where the browser has no Digital Credentials API (answered over direct_post(.jwt); one answer wins)',
     ),
   cross_device_uri: z
     .string()
@@ -83,6 +120,15 @@ export const AuthorizationRequestCreated = z.object({
       'The same request for a wallet on another device (the QR code): its answer is never redirected, learn the result by polling or SSE',
     ),
   qr_code: z.string().describe('cross_device_uri as an SVG QR code (data: URI)'),
+  dc_api_request: DcApiRequest.optional().describe(
+    'dc_api sessions: the page passes it as navigator.credentials.get({ digital: { requests: [dc_api_request] } })',
+  ),
+  dc_api_response_uri: z
+    .string()
+    .optional()
+    .describe(
+      'dc_api sessions: the page posts { origin, data } here (data: the DigitalCredential’s data), without the integrator token; the answer is { redirect_uri } when the session has one',
+    ),
   session_binding: z
     .string()
     .optional()

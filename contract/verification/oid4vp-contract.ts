@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { OAuthErrorResponse } from '../oid4vci/oauth-error-response.js';
+import { DcApiResponse } from '../oid4vp/dc-api-response.js';
 
 const c = initContract();
 
@@ -51,6 +52,15 @@ export const oid4vpContract = c.router(
         .passthrough(),
       responses: { 200: AuthorizationResponseResult, 400: OAuthErrorResponse },
       summary: 'The wallet posts the vp_token (direct_post) or the encrypted response (direct_post.jwt)',
+    },
+    dcApiResponse: {
+      method: 'POST',
+      path: '/oid4vp/dc-api-response/:id',
+      pathParams: z.object({ id: z.string().min(1).max(200) }),
+      body: DcApiResponse,
+      responses: { 200: AuthorizationResponseResult, 400: OAuthErrorResponse },
+      summary:
+        'The page that called the Digital Credentials API posts the wallet’s answer for session {id} (OID4VP 1.0 Appendix A); no token: the session id is the handle, and CORS allows any origin',
     },
   },
   { strictStatusCodes: true },

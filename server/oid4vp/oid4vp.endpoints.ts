@@ -8,11 +8,15 @@ import { findSession } from '../verification/ephemeral-sessions.js';
 import { statusOf } from '../verification/presentation-session.entity.js';
 import { signRequestObject } from '../verification/request-object.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
+import { completeDcApiPresentation } from './complete-dc-api-presentation.js';
 import { completePresentation } from './complete-presentation.js';
 
 const s = initServer();
 
-/** The wallet-facing OID4VP endpoints: the request object by reference, and the response endpoint. */
+/**
+ * The wallet-facing OID4VP endpoints: the request object by reference, the response endpoint, and
+ * the route where a page relays what the Digital Credentials API gave it.
+ */
 export function mountOid4vp(app: Express, services: VerifierServices): void {
   app.use('/oid4vp/auth-response', formBody('2mb'));
   const router = s.router(oid4vpContract, {
@@ -38,6 +42,14 @@ export function mountOid4vp(app: Express, services: VerifierServices): void {
         status: 200,
         body: await completePresentation(req.em, services, body, query.flow === 'same-device'),
       };
+    },
+    dcApiResponse: async ({ params, body, req, res }) => {
+      res.setHeader('Cache-Control', 'no-store');
+      // A browser names the page's origin itself; a page that claims another one is not believed.
+      const sentFrom = req.headers.origin;
+      if (sentFrom !== undefined && sentFrom !== body.origin)
+        throw invalidRequest('origin is not the origin of the page that sent the answer');
+      return { status: 200, body: await completeDcApiPresentation(req.em, services, params.id, body) };
     },
   });
   createExpressEndpoints(oid4vpContract, router, app, {

@@ -2,6 +2,7 @@ import type { Express, Request, Response } from 'express';
 import type { AppContext } from '../app-context.js';
 import { asyncHandler } from '../http/async-handler.js';
 import { allowLogo, loadTenantPage, renderErrorPage } from '../tenants/branded-page.js';
+import { dcApiResponsePath } from '../verification/dc-api-request.js';
 import { AuthorizationError, readAuthorizationRequest, redirectTo } from './authorization-request.js';
 import { issueAuthorizationCode } from './issue-authorization-code.js';
 import { renderLoginPage } from './login-page.js';
@@ -70,6 +71,8 @@ export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
             authorizationRequestUri: login.authorizationRequestUri,
             crossDeviceUri: login.crossDeviceUri,
             eventsUrl: `/api/login/events?state=${session}`,
+            dcApiRequest: login.dcApiRequest,
+            dcApiResponseUrl: dcApiResponsePath(login.sessionId),
             completeUrl: `/oauth2/authorize/complete?session=${session}`,
             scriptUrl: LOGIN_SCRIPT_PATH,
           }),

@@ -1,3 +1,4 @@
+import type { DcApiRequest } from '../../contract/oid4vp/dc-api-request.js';
 import { escapeHtml } from '../http/escape-html.js';
 import { brandedPage, expiryHtml, type TenantPage } from '../tenants/branded-page.js';
 
@@ -6,8 +7,8 @@ import { brandedPage, expiryHtml, type TenantPage } from '../tenants/branded-pag
 // The login page's own rules, after the shared look (brandedPage).
 const STYLE = `
 #qr { width: 16rem; height: 16rem; }
-a.button { display: inline-block; padding: .6rem 1.2rem; border-radius: 8px; background: var(--brand);
-           color: var(--on-brand); text-decoration: none; }
+a.button, button.button { display: inline-block; padding: .6rem 1.2rem; border-radius: 8px; background: var(--brand);
+           color: var(--on-brand); text-decoration: none; border: 0; font: inherit; cursor: pointer; }
 #status { margin-top: 1rem; min-height: 1.5em; }
 [data-state="failed"] #status, [data-state="expired"] #status { color: #b3261e; }
 [hidden] { display: none; }`;
@@ -24,22 +25,29 @@ export interface LoginPageInput {
   /** What the QR code holds (the cross-device request), also as its data-uri. */
   crossDeviceUri: string;
   eventsUrl: string;
+  /** The request for navigator.credentials.get, offered only where the browser has the API. */
+  dcApiRequest: DcApiRequest;
+  /** Where the page posts the browser wallet's answer (same origin, so the CSP allows it). */
+  dcApiResponseUrl: string;
   completeUrl: string;
   scriptUrl: string;
 }
 
 /**
  * The login page. The script (served separately, since the CSP forbids inline scripts) reads the
- * URLs from data attributes, follows the session over SSE and moves on when it is verified.
+ * URLs from data attributes, follows the session over SSE and moves on when it is verified. Where
+ * the browser has the Digital Credentials API, the script shows the #dc-api button (hidden for all
+ * others), which hands `data-dc-request` to the browser's wallet and posts its answer back.
  */
 export function renderLoginPage(p: LoginPageInput): string {
   const e = escapeHtml;
   return brandedPage(
     `Sign in to ${p.clientName}`,
-    `<main id="login" data-state="pending" data-session="${e(p.sessionId)}" data-events="${e(p.eventsUrl)}" data-complete="${e(p.completeUrl)}">
+    `<main id="login" data-state="pending" data-session="${e(p.sessionId)}" data-events="${e(p.eventsUrl)}" data-complete="${e(p.completeUrl)}" data-dc-request="${e(JSON.stringify(p.dcApiRequest))}" data-dc-response="${e(p.dcApiResponseUrl)}">
 <h1>Sign in to ${e(p.clientName)}</h1>
 <p>Scan the code with your wallet and present your ${e(p.tenant.credentialName)}.</p>
 <img id="qr" src="${e(p.qrCode)}" data-uri="${e(p.crossDeviceUri)}" alt="QR code of the presentation request">
+<p id="dc-api" hidden><button id="dc-api-button" class="button" type="button">Use a wallet of this browser</button></p>
 <p><a id="same-device" class="button" href="${e(p.authorizationRequestUri)}">Open my wallet on this device</a></p>
 <p id="status" role="status" aria-live="polite">Waiting for your wallet…</p>
 <p id="return" hidden><a href="${e(p.completeUrl)}">Return to ${e(p.clientName)}</a></p>

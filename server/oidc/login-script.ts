@@ -2,7 +2,12 @@
  * The login page's script, served as /oauth2/login.js: helmet's Content-Security-Policy
  * (script-src 'self') forbids inline scripts, so it is a file of its own and reads everything it
  * needs from the page's data attributes. EventSource reconnects by itself after a network error;
- * once the status is final the stream is closed so that no reconnect repeats it.
+ * once the status is final the stream is closed so that no reconnect repeats it. A browser with the
+ * W3C Digital Credentials API (feature-tested: DigitalCredential and navigator.credentials.get) is
+ * offered its own wallet: a click (the API wants a user gesture) hands the request to
+ * navigator.credentials.get, the answer is posted back with the page's origin, and the verifier's
+ * redirect (with the response_code the sign-in then needs) continues the sign-in. Elsewhere the
+ * button stays hidden and the QR code and the same-device link are the way.
  */
 export const LOGIN_SCRIPT = `'use strict';
 (function () {
@@ -20,16 +25,73 @@ export const LOGIN_SCRIPT = `'use strict';
   // A wallet opened through the same-device link brings the browser back itself, with the
   // response_code the sign-in needs; this page then only says so.
   var sameDevice = false;
+  var viaBrowser = false;
+  // Set when the session was verified while the browser's wallet was still open: a wallet on
+  // another device answered first, and the sign-in completes as for the QR code.
+  var verifiedElsewhere = false;
+  function complete() {
+    show('verified', 'Verified. Signing you in…');
+    window.location.assign(main.getAttribute('data-complete'));
+  }
   var link = document.getElementById('same-device');
   if (link) link.addEventListener('click', function () { sameDevice = true; });
+  offerBrowserWallet();
+  function offerBrowserWallet() {
+    var offer = document.getElementById('dc-api');
+    var button = document.getElementById('dc-api-button');
+    var request = main.getAttribute('data-dc-request');
+    var DC = window.DigitalCredential;
+    if (!offer || !button || !request || typeof DC === 'undefined') return;
+    if (!navigator.credentials || typeof navigator.credentials.get !== 'function') return;
+    request = JSON.parse(request);
+    if (typeof DC.userAgentAllowsProtocol === 'function' && !DC.userAgentAllowsProtocol(request.protocol)) return;
+    offer.hidden = false;
+    button.addEventListener('click', function () {
+      button.disabled = true;
+      viaBrowser = true;
+      show('pending', 'Waiting for the wallet of your browser…');
+      navigator.credentials.get({ digital: { requests: [request] } }).then(function (credential) {
+        if (!credential || !credential.data) throw new Error('no answer');
+        var data = typeof credential.data === 'string' ? JSON.parse(credential.data) : credential.data;
+        return fetch(main.getAttribute('data-dc-response'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ origin: window.location.origin, data: data }),
+        });
+      }).then(function (res) {
+        return res.json().then(function (body) {
+          if (res.ok && body.redirect_uri) {
+            show('verified', 'Verified. Signing you in…');
+            window.location.assign(body.redirect_uri);
+          } else if (verifiedElsewhere) {
+            complete();
+          } else if (!res.ok) {
+            show('failed', 'Your wallet’s presentation was not accepted.');
+            back.hidden = false;
+          }
+        });
+      }).catch(function () {
+        // Cancelled, or no wallet answered: the QR code and the link still work.
+        viaBrowser = false;
+        button.disabled = false;
+        if (verifiedElsewhere) return complete();
+        if (main.getAttribute('data-state') !== 'pending') return;
+        show('pending', 'Your browser’s wallet did not answer. Scan the code or open your wallet instead.');
+      });
+    });
+  }
   var events = new EventSource(main.getAttribute('data-events'));
   events.addEventListener('status', function (e) {
     var s = JSON.parse(e.data).status;
     if (s === 'verified') {
       events.close();
       if (sameDevice) return show('verified', 'Verified. Your wallet brings you back to sign in.');
-      show('verified', 'Verified. Signing you in…');
-      window.location.assign(main.getAttribute('data-complete'));
+      // The browser's wallet: the answer's redirect (with its response_code) moves on, not this.
+      if (viaBrowser) {
+        verifiedElsewhere = true;
+        return show('verified', 'Verified. Signing you in…');
+      }
+      complete();
     } else if (s === 'failed') {
       events.close();
       show('failed', 'Your wallet’s presentation was not accepted.');

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DcApiRequest } from '../../contract/oid4vp/dc-api-request.js';
 import { DomainError } from '../domain-errors.js';
 import { TtlStoreUnavailable } from '../ephemeral/ttl-store.js';
 import { Tenant } from '../tenants/tenant.entity.js';
@@ -19,6 +20,8 @@ export interface StartedLogin {
   authorizationRequestUri: string;
   /** The QR code's content, for a wallet on another device: never redirected. */
   crossDeviceUri: string;
+  /** For a browser with the Digital Credentials API: what the page hands to navigator.credentials.get. */
+  dcApiRequest: DcApiRequest;
   /** Goes into a cookie of the browser that started the login; only its hash is stored. */
   browserSecret: string;
 }
@@ -29,6 +32,8 @@ export interface StartedLogin {
  * client asked for. Anyone can start one, so both live in the TTL store (Redis, or memory on the
  * embedded default), expire by themselves, and leave no row or audit event unless the wallet's
  * presentation is verified. Without the store (Redis down) the client is told to try again.
+ * The session is also answerable over the W3C Digital Credentials API from the login page itself
+ * (HAIP 1.0: dc_api.jwt, a signed request naming the verifier's origin as the one expected origin).
  */
 export async function startLogin(
   em: EntityManager,
@@ -54,7 +59,9 @@ export async function startLogin(
       `oidc:${client.id}`,
       {
         credential_configuration_id: client.credentialConfigurationId,
-        response_mode: 'direct_post.jwt',
+        // The links and QR code ask for direct_post.jwt; the browser's own wallet answers dc_api.jwt.
+        response_mode: 'dc_api.jwt',
+        expected_origins: [new URL(verifier.config.verifierUrl).origin],
         // HAIP 1.0 same-device flow: the wallet sends the browser back here with a response_code,
         // which completes the sign-in only together with this browser's login cookie.
         redirect_uri: `${verifier.config.verifierUrl}${COMPLETE_PATH}`,
@@ -62,6 +69,8 @@ export async function startLogin(
       'ephemeral',
     );
     const sessionId = created.session.id;
+    const { dcApiRequest } = created;
+    if (!dcApiRequest) throw new Error('a dc_api.jwt session comes with its DC API request');
     const signIn = {
       clientId: client.id,
       tenantId: client.tenantId,
@@ -79,6 +88,7 @@ export async function startLogin(
       qrCode: created.qrCode,
       authorizationRequestUri: created.authorizationRequestUri,
       crossDeviceUri: created.crossDeviceUri,
+      dcApiRequest,
       browserSecret,
     };
   } catch (e) {

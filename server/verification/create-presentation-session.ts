@@ -1,9 +1,11 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
-import type {
-  ClientIdPrefix,
-  PresentationUriScheme,
+import {
+  type ClientIdPrefix,
+  isDcApiMode,
+  type PresentationUriScheme,
+  type ResponseMode,
 } from '../../contract/verification/authorization-request.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { vctOf } from '../credential-configurations/credential-configuration.entity.js';
@@ -13,8 +15,9 @@ import { qrCodeSvg } from '../http/qr-code.js';
 import { fieldErrors } from '../http/zod-errors.js';
 import { cachedTenant } from '../tenants/tenant-cache.js';
 import { buildDcqlForVct } from './build-dcql.js';
+import { dcApiRequest, dcApiResponsePath } from './dc-api-request.js';
 import { checkHaipSessionRequest, HAIP_1_0 } from './haip-session-rules.js';
-import { PresentationSession } from './presentation-session.entity.js';
+import { isEncrypted, PresentationSession } from './presentation-session.entity.js';
 import { sha256 } from './record-presentation-outcome.js';
 import { restrictToTrustAnchors } from './trust-anchors.js';
 import type { VerifierServices } from './verifier-services.js';
@@ -23,7 +26,10 @@ export interface SessionRequest {
   credential_configuration_id?: string | undefined;
   dcql_query?: Record<string, unknown> | undefined;
   redirect_uri?: string | undefined;
-  response_mode: 'direct_post' | 'direct_post.jwt';
+  response_mode: ResponseMode;
+  /** dc_api modes: the origins of the pages that call the Digital Credentials API. */
+  expected_origins?: string[] | undefined;
+  dc_api_request_type?: 'signed' | 'unsigned' | undefined;
   expires_in?: number | undefined;
   client_id_prefix?: ClientIdPrefix | undefined;
   restrict_to_trust_anchors?: boolean | undefined;
@@ -37,10 +43,12 @@ export const requestObjectUrl = (verifierUrl: string, sessionId: string, sameDev
 
 /**
  * Starts a presentation session: the DCQL query (from a configuration's type and claims, or as
- * given), a 256-bit nonce and state, and for direct_post.jwt a key of its own to encrypt to. A
- * session with a redirect_uri also gets a binding secret (returned once, kept hashed): the
+ * given), a 256-bit nonce and state, and for an encrypted mode (.jwt) a key of its own to encrypt
+ * to. A session with a redirect_uri also gets a binding secret (returned once, kept hashed): the
  * same-device link's answer redirects there with a response_code that is redeemed only with it.
- * The QR code is the cross-device link, whose answer never redirects.
+ * The QR code is the cross-device link, whose answer never redirects. A dc_api session also gets
+ * the request its page hands to the Digital Credentials API; its links stay the fallback for
+ * browsers without that API, and whichever answer comes first is the session's one answer.
  */
 export async function createPresentationSession(
   em: EntityManager,
@@ -79,8 +87,11 @@ export async function createPresentationSession(
   if (req.expires_in && req.expires_in > max)
     throw validationError([{ field: 'expires_in', message: `at most ${max}` }]);
   const expiresIn = req.expires_in ?? s.config.VERIFIER_SESSION_SECONDS;
+  const dcApi = isDcApiMode(req.response_mode);
+  if (dcApi && !req.expected_origins?.length)
+    throw validationError([{ field: 'expected_origins', message: 'required with a dc_api response_mode' }]);
   const id = random(16);
-  const encrypted = req.response_mode === 'direct_post.jwt';
+  const encrypted = isEncrypted({ responseMode: req.response_mode });
   const sessionBinding = req.redirect_uri ? random(32) : undefined;
   const encKid = encrypted ? random(12) : null;
   let sealed: string | null = null;
@@ -112,6 +123,7 @@ export async function createPresentationSession(
     redirectUri: req.redirect_uri ?? null,
     clientIdPrefix: req.client_id_prefix ?? 'x509_hash',
     profile,
+    expectedOrigins: dcApi ? (req.expected_origins ?? null) : null,
     encKid,
     encKeySealed: sealed,
     encPublicJwk: publicJwk,
@@ -139,6 +151,7 @@ export async function createPresentationSession(
           configuration: req.credential_configuration_id ?? null,
           response_mode: req.response_mode,
           ...(profile ? { profile } : {}),
+          ...(fields.expectedOrigins ? { expected_origins: fields.expectedOrigins } : {}),
         },
       });
       return row;
@@ -159,5 +172,11 @@ export async function createPresentationSession(
     crossDeviceUri,
     sessionBinding,
     qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+    ...(dcApi
+      ? {
+          dcApiRequest: await dcApiRequest(s, fields, req.dc_api_request_type),
+          dcApiResponseUri: `${s.config.verifierUrl}${dcApiResponsePath(id)}`,
+        }
+      : {}),
   };
 }

@@ -9,14 +9,15 @@ export type PresentationProfile = typeof HAIP_1_0;
 
 /** What of a session request the HAIP 1.0 profile decides. */
 export interface ProfiledRequest {
-  response_mode: 'direct_post' | 'direct_post.jwt';
+  response_mode: 'direct_post' | 'direct_post.jwt' | 'dc_api' | 'dc_api.jwt';
   client_id_prefix?: 'x509_hash' | 'x509_san_dns' | undefined;
 }
 
 /**
  * Refuses, when the session is created, a request HAIP 1.0 does not allow a verifier to make, so the
  * integrator learns it at once instead of from every wallet's answer failing:
- * - section 5.1 (redirects): response encryption, `direct_post.jwt`;
+ * - section 5.1 (redirects): response encryption, `direct_post.jwt`; over the Digital Credentials
+ *   API (its own section) `dc_api.jwt`, the encrypted mode there;
  * - section 5: signed requests use the `x509_hash` client identifier prefix;
  * - sections 5 and 6: credentials are IETF SD-JWT VC (`dc+sd-jwt`; this verifier has no mdoc), and
  *   holder binding stays required (section 6.1.1.1: a KB-JWT MUST always be present);
@@ -31,10 +32,10 @@ export async function checkHaipSessionRequest(
   dcqlQuery: Record<string, unknown>,
 ): Promise<void> {
   const errors: FieldError[] = [];
-  if (req.response_mode !== 'direct_post.jwt')
+  if (req.response_mode !== 'direct_post.jwt' && req.response_mode !== 'dc_api.jwt')
     errors.push({
       field: 'response_mode',
-      message: 'the tenant’s HAIP 1.0 profile requires encrypted responses (direct_post.jwt)',
+      message: 'the tenant’s HAIP 1.0 profile requires encrypted responses (direct_post.jwt or dc_api.jwt)',
     });
   if (req.client_id_prefix && req.client_id_prefix !== 'x509_hash')
     errors.push({

@@ -16,7 +16,7 @@ export const PresentationSession = defineEntity({
     status: p.enum(SESSION_STATUSES),
     credentialConfigurationId: p.string().nullable(),
     dcqlQuery: p.json<Record<string, unknown>>(),
-    responseMode: p.enum(['direct_post', 'direct_post.jwt'] as const),
+    responseMode: p.enum(['direct_post', 'direct_post.jwt', 'dc_api', 'dc_api.jwt'] as const),
     nonce: p.string(),
     state: p.string(),
     redirectUri: p.string().nullable(),
@@ -24,6 +24,11 @@ export const PresentationSession = defineEntity({
     clientIdPrefix: p.enum(['x509_hash', 'x509_san_dns'] as const),
     /** The verifier profile the session was created under (HAIP 1.0); null: none. */
     profile: p.enum(['haip-1.0'] as const).nullable(),
+    /**
+     * dc_api sessions: the origins whose pages may call the Digital Credentials API for it (OID4VP 1.0
+     * Appendix A.2); an answer posted from elsewhere, or bound to another origin, is refused.
+     */
+    expectedOrigins: p.json<string[]>().nullable(),
     encKid: p.string().nullable(),
     /** The session's ECDH-ES private key, sealed like signing keys. */
     encKeySealed: p.text().nullable(),
@@ -44,6 +49,9 @@ export const PresentationSession = defineEntity({
 });
 
 export type PresentationSession = InferEntity<typeof PresentationSession>;
+
+/** Whether the wallet encrypts its answer to the session's own key (`direct_post.jwt`, `dc_api.jwt`). */
+export const isEncrypted = (s: Pick<PresentationSession, 'responseMode'>) => s.responseMode.endsWith('.jwt');
 
 export const statusOf = (s: PresentationSession): SessionStatus =>
   s.status === 'pending' && s.expiresAt <= new Date() ? 'expired' : s.status;

@@ -1,4 +1,4 @@
-import type { PresentationSession } from './presentation-session.entity.js';
+import { isEncrypted, type PresentationSession } from './presentation-session.entity.js';
 import type { VerifierServices } from './verifier-services.js';
 
 /** Where the wallet posts; the same-device variant is answered with the redirect (HAIP 1.0). */
@@ -15,11 +15,26 @@ export const VP_FORMATS_SUPPORTED = {
 const HAIP_VP_FORMATS_SUPPORTED = { 'dc+sd-jwt': VP_FORMATS_SUPPORTED['dc+sd-jwt'] };
 
 /**
+ * `client_metadata` of a session's requests: the formats, and for an encrypted session its own
+ * ECDH-ES key with both content encryptions HAIP 1.0 makes verifiers list.
+ */
+export const clientMetadata = (session: PresentationSession) => ({
+  vp_formats_supported: session.profile ? HAIP_VP_FORMATS_SUPPORTED : VP_FORMATS_SUPPORTED,
+  ...(isEncrypted(session) && session.encPublicJwk
+    ? {
+        jwks: { keys: [session.encPublicJwk] },
+        encrypted_response_enc_values_supported: ['A128GCM', 'A256GCM'],
+      }
+    : {}),
+});
+
+/**
  * The signed Request Object of a session (OID4VP 1.0 section 5, JAR): `typ oauth-authz-req+jwt`,
  * the verifier's certificate chain in `x5c` (trust anchor left out) behind the session's `x509_hash`
- * or `x509_san_dns` client identifier (OID4VP section 5.9.3), and for
- * direct_post.jwt the session's own ECDH-ES key in `client_metadata.jwks`. Fetched through the
- * same-device link of a session with a redirect_uri, its response_uri asks for the redirect.
+ * or `x509_san_dns` client identifier (OID4VP section 5.9.3), and for an encrypted session its own
+ * ECDH-ES key in `client_metadata.jwks`. Fetched through the same-device link of a session with a
+ * redirect_uri, its response_uri asks for the redirect. A dc_api session's link (the fallback for
+ * browsers without the Digital Credentials API) asks for the matching direct_post mode.
  */
 export async function signRequestObject(
   s: VerifierServices,
@@ -28,7 +43,6 @@ export async function signRequestObject(
 ): Promise<string> {
   const { clientId, x5c } = await s.identity(session.clientIdPrefix);
   const now = Math.floor(Date.now() / 1000);
-  const encrypted = session.responseMode === 'direct_post.jwt' && session.encPublicJwk;
   return s.signer.signJwt(
     'verifier',
     { typ: 'oauth-authz-req+jwt', x5c },
@@ -37,20 +51,12 @@ export async function signRequestObject(
       aud: 'https://self-issued.me/v2',
       client_id: clientId,
       response_type: 'vp_token',
-      response_mode: session.responseMode,
+      response_mode: isEncrypted(session) ? 'direct_post.jwt' : 'direct_post',
       response_uri: responseUri(s.config.verifierUrl, sameDevice && Boolean(session.redirectUri)),
       nonce: session.nonce,
       state: session.state,
       dcql_query: session.dcqlQuery,
-      client_metadata: {
-        vp_formats_supported: session.profile ? HAIP_VP_FORMATS_SUPPORTED : VP_FORMATS_SUPPORTED,
-        ...(encrypted
-          ? {
-              jwks: { keys: [session.encPublicJwk] },
-              encrypted_response_enc_values_supported: ['A128GCM', 'A256GCM'],
-            }
-          : {}),
-      },
+      client_metadata: clientMetadata(session),
       iat: now,
       exp: Math.floor(session.expiresAt.getTime() / 1000),
     },

@@ -31,6 +31,9 @@ export function verificationRoutes(services: VerifierServices) {
               cross_device_uri: created.crossDeviceUri,
               qr_code: created.qrCode,
               ...(created.sessionBinding ? { session_binding: created.sessionBinding } : {}),
+              ...(created.dcApiRequest
+                ? { dc_api_request: created.dcApiRequest, dc_api_response_uri: created.dcApiResponseUri }
+                : {}),
             },
           };
         });

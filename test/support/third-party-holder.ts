@@ -72,6 +72,12 @@ export interface ThirdPartyPresentation {
   body: Record<string, unknown>;
 }
 
+/** How a presentation departs from a careful wallet's: its content encryption, or no KB-JWT. */
+export interface PresentOptions {
+  enc?: 'A128GCM' | 'A256GCM';
+  keyBinding?: boolean;
+}
+
 export class ThirdPartyHolder {
   readonly client: Openid4vpClient;
 
@@ -174,10 +180,55 @@ export class ThirdPartyHolder {
   async present(
     authorizationRequestUri: string,
     credentials: string[],
-    options: { enc?: 'A128GCM' | 'A256GCM'; keyBinding?: boolean } = {},
+    options: PresentOptions = {},
   ): Promise<ThirdPartyPresentation> {
     const resolved = await this.resolve(authorizationRequestUri);
-    const request = resolved.authorizationRequestPayload as { client_id: string; nonce: string };
+    const request = resolved.authorizationRequestPayload as { client_id: string };
+    const vpToken = await this.vpToken(resolved, credentials, request.client_id, options);
+    const { authorizationResponsePayload, jarm } = await this.response(resolved, vpToken, undefined, options);
+    const { response } = await this.client.submitOpenid4vpAuthorizationResponse({
+      authorizationRequestPayload: resolved.authorizationRequestPayload as { response_uri?: string },
+      authorizationResponsePayload,
+      ...(jarm ? { jarm: { responseJwt: jarm.responseJwt } } : {}),
+    });
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    return { resolved, vpToken, status: response.status, body };
+  }
+
+  /**
+   * Plays the wallet behind `navigator.credentials.get` (OID4VP 1.0 Appendix A): the library parses
+   * the request's `data` (signed: `{ request }`, checked against `origin` and expected_origins;
+   * unsigned: the parameters), the KB-JWT is addressed to `origin:<origin>` (A.4) unless `audience`
+   * says otherwise, and what comes back is the DigitalCredential's `data`: `{ response }` for
+   * dc_api.jwt, `{ vp_token }` for dc_api.
+   */
+  async answerDcApi(
+    request: { protocol: string; data: Record<string, unknown> },
+    origin: string,
+    credentials: string[],
+    audience = `origin:${origin}`,
+  ): Promise<{ resolved: ResolvedOpenid4vpAuthorizationRequest; data: Record<string, unknown> }> {
+    const parsed = this.client.parseOpenid4vpAuthorizationRequest({ authorizationRequest: request.data });
+    const resolved = await this.client.resolveOpenId4vpAuthorizationRequest({
+      authorizationRequestPayload: parsed.params,
+      origin,
+    });
+    const vpToken = await this.vpToken(resolved, credentials, audience);
+    const { authorizationResponsePayload, jarm } = await this.response(resolved, vpToken, origin);
+    return {
+      resolved,
+      data: jarm ? { response: jarm.responseJwt } : { vp_token: authorizationResponsePayload.vp_token },
+    };
+  }
+
+  /** One SD-JWT presentation per credential query, its KB-JWT for the request's nonce and `audience`. */
+  private async vpToken(
+    resolved: ResolvedOpenid4vpAuthorizationRequest,
+    credentials: string[],
+    audience: string,
+    options: PresentOptions = {},
+  ): Promise<Record<string, string[]>> {
+    const { nonce } = resolved.authorizationRequestPayload as { nonce: string };
     const sdJwtVc = new SDJwtVcInstance({
       hasher: digest,
       kbSigner: await ES256.getSigner(this.privateJwk),
@@ -196,9 +247,7 @@ export class ThirdPartyHolder {
       const keys = (await sdJwtVc.presentableKeys(credential)).filter((k) =>
         paths.some((p) => keyMatchesPath(k, p)),
       );
-      const kb = {
-        payload: { aud: request.client_id, nonce: request.nonce, iat: Math.floor(Date.now() / 1000) },
-      };
+      const kb = { payload: { aud: audience, nonce, iat: Math.floor(Date.now() / 1000) } };
       const frame = presentationFrame(keys);
       vpToken[q.id] = [
         options.keyBinding === false
@@ -206,10 +255,22 @@ export class ThirdPartyHolder {
           : await sdJwtVc.present(credential, frame, { kb }),
       ];
     }
-    const encrypted = resolved.authorizationRequestPayload.response_mode === 'direct_post.jwt';
-    const { authorizationResponsePayload, jarm } = await this.client.createOpenid4vpAuthorizationResponse({
+    return vpToken;
+  }
+
+  /** The Authorization Response, encrypted to the request's key when its response mode asks (.jwt). */
+  private response(
+    resolved: ResolvedOpenid4vpAuthorizationRequest,
+    vpToken: Record<string, string[]>,
+    origin?: string,
+    options: PresentOptions = {},
+  ) {
+    const mode = resolved.authorizationRequestPayload.response_mode;
+    const encrypted = mode === 'direct_post.jwt' || mode === 'dc_api.jwt';
+    return this.client.createOpenid4vpAuthorizationResponse({
       authorizationRequestPayload: resolved.authorizationRequestPayload,
       authorizationResponsePayload: { vp_token: vpToken },
+      ...(origin ? { origin } : {}),
       ...(encrypted
         ? {
             jarm: {
@@ -225,12 +286,5 @@ export class ThirdPartyHolder {
           }
         : {}),
     });
-    const { response } = await this.client.submitOpenid4vpAuthorizationResponse({
-      authorizationRequestPayload: resolved.authorizationRequestPayload as { response_uri?: string },
-      authorizationResponsePayload,
-      ...(jarm ? { jarm: { responseJwt: jarm.responseJwt } } : {}),
-    });
-    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    return { resolved, vpToken, status: response.status, body };
   }
 }

@@ -110,7 +110,7 @@ export function validateAuthorizationRequest(
   return payload as AuthorizationRequest;
 }
 
-function checkTimes(payload: Record<string, unknown>, opts: RequestValidationOptions) {
+export function checkTimes(payload: Record<string, unknown>, opts: RequestValidationOptions) {
   const now = opts.now ?? Math.floor(Date.now() / 1000);
   const skew = opts.skewSeconds ?? 60;
   const { exp, iat, nbf } = payload;
@@ -123,7 +123,7 @@ function checkTimes(payload: Record<string, unknown>, opts: RequestValidationOpt
 }
 
 /** The verifier must accept SD-JWT VCs signed and key-bound with ES256, the only algorithm we have. */
-function checkClientMetadata(metadata: Record<string, unknown>) {
+export function checkClientMetadata(metadata: Record<string, unknown>) {
   const formats = metadata.vp_formats_supported;
   if (formats === undefined) return;
   const sdJwt = asObject(formats, 'vp_formats_supported')['dc+sd-jwt'];

@@ -9,6 +9,7 @@ import {
   presentCredentials,
   previewPresentation,
 } from './present-credentials.js';
+import { type DigitalCredentialRequest, presentOverDcApi } from './present-over-dc-api.js';
 import { type ReceiveOptions, receiveCredentialOffer } from './receive-credential.js';
 import { type CredentialStatus, fetchCredentialStatus } from './status-list.js';
 
@@ -65,6 +66,17 @@ export class HolderWallet {
   async present(authorizationRequestUri: string, options: PresentOptions = {}): Promise<PresentationResult> {
     const credentials = await this.#store.list();
     return presentCredentials(authorizationRequestUri, credentials, this.#crypto, {
+      ...this.#http,
+      ...options,
+    });
+  }
+
+  /**
+   * Plays the wallet behind the browser's Digital Credentials API: answers `request` (one of
+   * `digital.requests`) made on the page at `origin`; returns the DigitalCredential's `data`.
+   */
+  async answerDcApi(request: DigitalCredentialRequest, origin: string, options: PresentOptions = {}) {
+    return presentOverDcApi(request, origin, await this.#store.list(), this.#crypto, {
       ...this.#http,
       ...options,
     });

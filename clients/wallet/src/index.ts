@@ -21,6 +21,7 @@ export * from './limit-disclosures.js';
 export * from './nonce.js';
 export * from './notification.js';
 export * from './present-credentials.js';
+export * from './present-over-dc-api.js';
 export * from './proof.js';
 export * from './receive-credential.js';
 export * from './request-object.js';

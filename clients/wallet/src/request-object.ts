@@ -72,6 +72,20 @@ export async function verifyRequestObject(
   expectedClientId: string,
   opts: RequestValidationOptions = {},
 ): Promise<AuthorizationRequest> {
+  const { payload, sanDnsName } = await verifyRequestSignature(jwt, opts);
+  const request = validateAuthorizationRequest(payload, expectedClientId, opts);
+  if (sanDnsName) checkResponseUriHost(request.response_uri, sanDnsName);
+  return request;
+}
+
+/**
+ * The signature part of `verifyRequestObject`, shared with signed Digital Credentials API requests:
+ * the claims of a Request Object whose x509 client identifier authenticates its signer.
+ */
+export async function verifyRequestSignature(
+  jwt: string,
+  opts: RequestValidationOptions = {},
+): Promise<{ payload: Record<string, unknown>; sanDnsName?: string }> {
   if (jwt.split('.').length !== 3) throw new WalletError('the request object is not a compact JWS');
   let header: Record<string, unknown>;
   let payload: Record<string, unknown>;
@@ -99,7 +113,5 @@ export async function verifyRequestObject(
   await compactVerify(jwt, key, { algorithms: ['ES256'] }).catch(() => {
     throw new WalletError('the request object signature does not verify with the x5c leaf key');
   });
-  const request = validateAuthorizationRequest(payload, expectedClientId, opts);
-  if (sanDns) checkResponseUriHost(request.response_uri, sanDns.dnsName);
-  return request;
+  return { payload, ...(sanDns ? { sanDnsName: sanDns.dnsName } : {}) };
 }
