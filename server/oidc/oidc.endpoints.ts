@@ -35,7 +35,7 @@ const FORM = 'application/x-www-form-urlencoded';
  */
 export function mountOidc(
   app: Express,
-  ctx: Pick<AppContext, 'config' | 'signer' | 'verifier' | 'issuance' | 'shared'>,
+  ctx: Pick<AppContext, 'config' | 'signer' | 'verifier' | 'issuance' | 'shared' | 'logger'>,
 ): void {
   assertServableLayout(ctx.config);
   const endpoints = oidcEndpoints(ctx.config.verifierUrl);

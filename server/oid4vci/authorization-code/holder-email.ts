@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PayloadValidator } from '../../credential-configurations/payload-validator.js';
 import { findHolderByEmail } from '../../directory/find-holder-by-email.js';
 import type { TtlStore } from '../../ephemeral/ttl-store.js';
+import { holderSignInProviderOf } from '../../tenants/holder-sign-in-provider.js';
 import { mayMailCode } from './address-limits.js';
 import { type HolderSignIn, mailOneTimeCode, SignInError } from './holder-sign-in.js';
 import { keys, newSecret, readRecord, SIGN_IN_TTL_SECONDS, sha256 } from './pending-authorization.js';
@@ -40,7 +41,10 @@ export async function submitHolderEmail(
   if (!(await store.setIfAbsent(`${key}:email`, '1', SIGN_IN_TTL_SECONDS)))
     throw new SignInError('invalid_request', 'an address was already given for this sign-in');
   const holder = await findHolderByEmail(em, validator, email, signIn.pending.configurationId);
-  const mailed = holder && (await mayMailCode(store, holder.email));
+  // The user's tenant signs its holders in at its own provider: there, not by a code. (That the page
+  // then leaves for the provider does tell that the address is known; the provider asks for more.)
+  const external = holder && (await holderSignInProviderOf(em, holder.tenantId));
+  const mailed = holder && !external && (await mayMailCode(store, holder.email));
   const updated: HolderSignIn = {
     ...signIn,
     email,
@@ -48,7 +52,8 @@ export async function submitHolderEmail(
     oneTimeCodeHash: mailed
       ? await mailOneTimeCode(em, holder.tenantId, holder.email, session)
       : sha256(newSecret()),
-    ...(mailed ? { holder } : {}),
+    ...(mailed || external ? { holder } : {}),
+    ...(external ? { external: true as const } : {}),
   };
   const ttl = Math.max(1, Math.ceil((Date.parse(signIn.expiresAt) - Date.now()) / 1000));
   await store.set(key, JSON.stringify(updated), ttl);

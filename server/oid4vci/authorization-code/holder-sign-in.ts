@@ -4,6 +4,7 @@ import type { TtlStore } from '../../ephemeral/ttl-store.js';
 import { findOpenOffer } from '../../issuance/find-open-offer.js';
 import { newTxCode } from '../../issuance/offer-codes.js';
 import { queueMail } from '../../mail/queue-mail.js';
+import { holderSignInProviderOf } from '../../tenants/holder-sign-in-provider.js';
 import { Tenant } from '../../tenants/tenant.entity.js';
 import {
   keys,
@@ -28,6 +29,8 @@ export interface HolderSignIn {
   expiresAt: string;
   /** Wallet-initiated: the SCIM user the address selected; none means no code was sent (none matches). */
   holder?: HolderRef;
+  /** The holder signs in at the tenant's own OpenID provider (provider-sign-in.ts), not with a code. */
+  external?: true;
 }
 
 /** Why a sign-in cannot go on: shown as a page, or sent to the wallet when `redirect` is set. */
@@ -57,7 +60,8 @@ export async function mailOneTimeCode(em: EntityManager, tenantId: string, to: s
 
 /**
  * GET /oauth2/authorize with a request_uri: the pushed request is taken (one use). For an offer, the
- * offer is checked again and a 6-digit one-time code mailed to the issuance's address; a
+ * offer is checked again and a 6-digit one-time code mailed to the issuance's address (or, when
+ * the tenant has its own OpenID provider, the holder is sent there instead); a
  * wallet-initiated request first asks the holder for their address (holder-email.ts). The session
  * id goes to the page's form.
  */
@@ -87,7 +91,8 @@ export async function startHolderSignIn(
     if (!issuance?.email)
       throw new SignInError('access_denied', 'the offer was used or has expired', pending);
     signIn.email = issuance.email;
-    signIn.oneTimeCodeHash = await mailOneTimeCode(em, issuance.tenantId, issuance.email, session);
+    if (await holderSignInProviderOf(em, issuance.tenantId)) signIn.external = true;
+    else signIn.oneTimeCodeHash = await mailOneTimeCode(em, issuance.tenantId, issuance.email, session);
   }
   await store.set(keys.signIn(session), JSON.stringify(signIn), SIGN_IN_TTL_SECONDS);
   return { session, signIn };

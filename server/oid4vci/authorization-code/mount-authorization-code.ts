@@ -7,6 +7,7 @@ import { notFoundError, OAuthError, sendOAuthError } from '../oauth-error.js';
 import { mountHolderEmail } from './holder-email.route.js';
 import { SignInError, startHolderSignIn } from './holder-sign-in.js';
 import { mountOneTimeCode } from './one-time-code.route.js';
+import { mountProviderCallback } from './provider-callback.route.js';
 import { pushAuthorizationRequest } from './push-authorization-request.js';
 import { type SignInCtx, signInResponses } from './sign-in-responses.js';
 
@@ -58,4 +59,5 @@ export function mountIssuanceAuthorization(app: Express, ctx: SignInCtx): void {
   );
   mountHolderEmail(app, ctx);
   mountOneTimeCode(app, ctx);
+  mountProviderCallback(app, ctx);
 }

@@ -4,12 +4,14 @@ import { redirectTo } from '../../oidc/authorization-request.js';
 import { allowLogo, loadTenantPage } from '../../tenants/branded-page.js';
 import type { HolderSignIn, SignInError } from './holder-sign-in.js';
 import type { PendingAuthorization } from './pending-authorization.js';
+import { providerAuthorizationUrl } from './provider-sign-in.js';
 import { maskEmail, renderEmailPage, renderSignInError, renderSignInPage } from './sign-in-page.js';
 
 export const SIGN_IN_PATH = '/oauth2/authorize/issuance';
 export const EMAIL_PATH = `${SIGN_IN_PATH}/email`;
+export const CALLBACK_PATH = `${SIGN_IN_PATH}/callback`;
 
-export type SignInCtx = Pick<AppContext, 'config' | 'issuance' | 'shared'>;
+export type SignInCtx = Pick<AppContext, 'config' | 'issuance' | 'shared' | 'verifier' | 'logger'>;
 
 /**
  * How every step of the holder's sign-in answers: the page of the step it is at (the tenant's look;
@@ -31,6 +33,11 @@ export function signInResponses(ctx: SignInCtx) {
   return {
     /** The form of the step the sign-in is at: the holder's address, or the one-time code. */
     async show(req: Request, res: Response, session: string, s: HolderSignIn, error?: string) {
+      if (s.external)
+        return res.redirect(
+          303,
+          await providerAuthorizationUrl(req.em, ctx.shared.ttl, ctx.config, session, s),
+        );
       const tenant = await brand(req, res, s.pending);
       const common = { tenant, session, expiresAt: new Date(s.expiresAt), ...(error ? { error } : {}) };
       if (!s.email) return res.type('html').send(renderEmailPage({ ...common, action: EMAIL_PATH }));
