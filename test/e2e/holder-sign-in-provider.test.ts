@@ -4,6 +4,7 @@ import { employeePayload } from '../support/fixtures.js';
 import { scimClient } from '../support/scim-client.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { followToWallet, startTenantOpenIdProvider } from '../support/tenant-openid-provider.js';
+import { acmeTenant } from '../support/test-service.js';
 import { ThirdPartyWallet } from '../support/third-party-wallet.js';
 
 /**
@@ -113,6 +114,23 @@ describe('holder sign-in at the tenant’s own OpenID provider', () => {
     expect(bad.status).toBe(400);
     expect(bad.type).toContain('application/problem+json');
     expect((await admin('GET', 'no-such-tenant')).status).toBe(404);
+  });
+
+  it('goes back to the mailed code when the provider is removed', async () => {
+    const other = await f.t.admin.createTenant({ body: acmeTenant() });
+    if (other.status !== 201) throw new Error(`tenant: ${other.status}`);
+    const set = await admin('PUT', other.body.id, {
+      issuer: op.issuer,
+      client_id: op.client_id,
+      client_secret: op.client_secret,
+      email_claim: 'upn',
+    });
+    expect(set.body).toMatchObject({ email_claim: 'upn' });
+    expect((await admin('DELETE', other.body.id)).status).toBe(204);
+    const gone = await admin('GET', other.body.id);
+    expect(gone.status).toBe(404);
+    expect(gone.type).toContain('application/problem+json');
+    expect((await admin('DELETE', other.body.id)).status).toBe(404);
   });
 
   it('issues to @openid4vc/openid4vci after the holder signed in at the provider with the offer’s address', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scimClient } from '../support/scim-client.js';
 import type { CaughtMail } from '../support/smtp-catcher.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
+import { acmeTenant } from '../support/test-service.js';
 import { ThirdPartyWallet } from '../support/third-party-wallet.js';
 
 /**
@@ -201,6 +202,30 @@ describe('wallet-initiated issuance by the holder’s e-mail address', () => {
     expect(denied.origin + denied.pathname).toBe(REDIRECT);
     expect(denied.searchParams.get('error')).toBe('access_denied');
     expect(denied.searchParams.get('state')).toBe('st-w');
+    expect(await issuanceCount()).toBe(issuances);
+  });
+
+  it('mails nothing when the address is a user of two tenants issuing the same credential (ambiguous)', async () => {
+    const email = nextEmail();
+    await provisionUser(email);
+    const other = await f.t.admin.createTenant({ body: acmeTenant() });
+    if (other.status !== 201) throw new Error(`tenant: ${other.status}`);
+    const otherScim = scimClient(f.t.baseUrl, other.body.id, other.body.scim_token);
+    const twin = await otherScim.post('/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: email,
+      name: { givenName: 'Lucía', familyName: 'Pérez' },
+      emails: [{ value: email, primary: true }],
+    });
+    expect(twin.status).toBe(201);
+    await f.smtp.waitForMail(() => mailsTo(email).filter(isCodeMail).length >= 2, 15_000);
+    const issuances = await issuanceCount();
+    const { session, before, codePage } = await giveAddress((await par()).url, email);
+    expect(codePage).toContain('is known to us, we sent a one-time code');
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(mailsTo(email).filter(isCodeMail)).toHaveLength(before);
+    const denied = await exhaust(session, '123456');
+    expect(denied.searchParams.get('error')).toBe('access_denied');
     expect(await issuanceCount()).toBe(issuances);
   });
 
