@@ -178,6 +178,64 @@ describe('wallet-initiated issuance by the holder’s e-mail address', () => {
     });
   });
 
+  it('builds the credential as provisioning does: the tenant’s mappings and its groups’ powers', async () => {
+    // Direct delivery: provisioning mails nothing, and the user's first credential is already issued.
+    const other = await f.t.admin.createTenant({ body: { ...acmeTenant(), delivery: 'direct' } });
+    if (other.status !== 201) throw new Error(`tenant: ${other.status}`);
+    const provisioning = await f.t.admin.putProvisioning({
+      params: { id: other.body.id },
+      body: {
+        credential_configuration_id: CONFIGURATION,
+        mappings: [
+          { target: 'mandatee.firstName', source: 'name.givenName', required: true },
+          { target: 'mandatee.lastName', source: 'name.familyName', required: true },
+          { target: 'mandatee.email', source: 'emails[primary eq true].value', required: true },
+        ],
+        default_powers: [{ function: 'Employee', action: ['Identify'] }],
+        group_powers: { approvers: [{ function: 'Purchasing', action: ['Approve'] }] },
+        renew_on_every_put: false,
+      },
+    });
+    expect(provisioning.status).toBe(200);
+    const otherScim = scimClient(f.t.baseUrl, other.body.id, other.body.scim_token);
+    const email = nextEmail();
+    const user = await otherScim.post('/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: email,
+      name: { givenName: 'Ane', familyName: 'Etxeberria' },
+      emails: [{ value: email, primary: true }],
+    });
+    expect(user.status).toBe(201);
+    const group = await otherScim.post('/Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: 'Approvers',
+      members: [{ value: user.body.id }],
+    });
+    expect(group.status).toBe(201);
+    const held = await f.sql.query(
+      "select c.id from issued_credential c join scim_user u on u.issuance_id = c.issuance_id where u.id = $1 and c.status = 'valid'",
+      [user.body.id],
+    );
+    expect(held.rows).toHaveLength(1);
+    const received = await new ThirdPartyWallet().receiveWalletInitiated(
+      issuerUrl(),
+      CONFIGURATION,
+      signInAs(email),
+    );
+    expect(received.claims).toMatchObject({
+      mandatee: { firstName: 'Ane', lastName: 'Etxeberria', email },
+      power: [
+        { function: 'Employee', action: ['Identify'] },
+        { function: 'Purchasing', action: ['Approve'] },
+      ],
+    });
+    // One live credential per user: the directly delivered one is revoked, as a renewal does.
+    const previous = await f.sql.query('select status from issued_credential where id = $1', [
+      held.rows[0].id,
+    ]);
+    expect(previous.rows[0].status).toBe('revoked');
+  });
+
   it('answers an unknown address like a known one, mails nothing, and ends in access_denied', async () => {
     const known = nextEmail();
     await provisionUser(known);
