@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { employeePayload } from '../support/fixtures.js';
 import { scimClient } from '../support/scim-client.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
@@ -49,8 +50,8 @@ const admin = async (method: string, tenantId: string, body?: unknown) => {
 const origins = () => [new URL(f.t.baseUrl).origin, op.issuer];
 const nextEmail = () => `sso-${++n}-${randomBytes(3).toString('hex')}@acme.test`;
 
-async function authorizationCodeOffer(email: string) {
-  const res = await f.integrator.createIssuance({
+async function authorizationCodeOffer(email: string, integrator = f.integrator) {
+  const res = await integrator.createIssuance({
     body: {
       credential_configuration_id: 'LEARCredentialEmployee',
       payload: employeePayload(),
@@ -172,6 +173,26 @@ describe('holder sign-in at the tenant’s own OpenID provider', () => {
     );
     expect(forged.searchParams.get('error')).toBe('access_denied');
     expect(forged.searchParams.get('code')).toBeNull();
+    expect(await status(offerId)).toBe('offered');
+  });
+
+  it('refuses when the provider does not take the client secret, and when it cannot be reached', async () => {
+    const other = await f.t.admin.createTenant({ body: acmeTenant() });
+    if (other.status !== 201) throw new Error(`tenant: ${other.status}`);
+    const integrator = createIntegratorClient({ baseUrl: f.t.baseUrl, token: other.body.integrator_token });
+    const settings = { issuer: op.issuer, client_id: op.client_id, client_secret: 'not-the-secret' };
+    expect((await admin('PUT', other.body.id, settings)).status).toBe(200);
+    const email = nextEmail();
+    const { offerUri, offerId } = await authorizationCodeOffer(email, integrator);
+    op.signInAs(`secret-${n}`, { email, email_verified: true });
+    const refused = new URL(await followToWallet(await pushFor(offerUri), origins()));
+    expect(refused.searchParams.get('error')).toBe('access_denied');
+    // A port nothing listens on: discovery fails before the holder leaves the service.
+    const closed = { ...settings, issuer: 'http://127.0.0.1:9' };
+    expect((await admin('PUT', other.body.id, closed)).status).toBe(200);
+    const down = new URL(await followToWallet(await pushFor(offerUri), origins()));
+    expect(down.searchParams.get('error')).toBe('temporarily_unavailable');
+    expect(down.searchParams.get('state')).toBe('st-p');
     expect(await status(offerId)).toBe('offered');
   });
 
