@@ -7,16 +7,13 @@ import type { KeyEncryption } from '../keys/key-encryption.js';
 import type { HolderSignInProvider } from './holder-sign-in-provider.entity.js';
 import {
   holderSignInProviderOf,
+  holderSignInRedirectUri,
   removeHolderSignInProvider,
   saveHolderSignInProvider,
 } from './holder-sign-in-provider.js';
 import { getTenant } from './tenant-service.js';
 
 const s = initServer();
-
-/** Where the tenant's provider sends holders back (the sign-in's callback on this issuer). */
-export const holderSignInRedirectUri = (issuerUrl: string) =>
-  `${issuerUrl}/oauth2/authorize/issuance/callback`;
 
 /**
  * Operators set the OpenID provider at which a tenant's holders sign in for issuance. The secret

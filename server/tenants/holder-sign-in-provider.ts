@@ -9,6 +9,10 @@ export interface ProviderSettings {
   emailClaim: string;
 }
 
+/** Where the tenant's provider sends holders back (the sign-in's callback on this issuer). */
+export const holderSignInRedirectUri = (issuerUrl: string) =>
+  `${issuerUrl}/oauth2/authorize/issuance/callback`;
+
 // Bound to the tenant: a sealed secret copied onto another tenant's row does not open.
 const aad = (tenantId: string) => `holder-sign-in-provider:${tenantId}`;
 

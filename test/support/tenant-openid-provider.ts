@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 
 /**
@@ -11,6 +12,7 @@ import Provider from 'oidc-provider';
 export async function startTenantOpenIdProvider(redirectUri: string) {
   const accounts = new Map<string, Record<string, unknown>>();
   const state = { signInAs: '' };
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const server = http.createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -35,6 +37,16 @@ export async function startTenantOpenIdProvider(redirectUri: string) {
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: ['tenant-openid-provider-test-cookie-key'] },
+    // Its own signing key and lifetimes, as a real provider has (and without the quick-start warnings).
+    jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: 'tenant-op-1', alg: 'RS256', use: 'sig' }] },
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      Grant: 600,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 600,
+    },
   });
   server.on('request', (req, res) => {
     if (!req.url?.startsWith('/interaction/')) return provider.callback()(req, res);

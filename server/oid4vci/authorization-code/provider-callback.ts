@@ -7,8 +7,11 @@ import type { TtlStore } from '../../ephemeral/ttl-store.js';
 import type { KeyEncryption } from '../../keys/key-encryption.js';
 import { guardedFetch } from '../../outbound/guarded-fetch.js';
 import { outboundPolicy } from '../../outbound/outbound-policy.js';
-import { holderSignInRedirectUri } from '../../tenants/admin-holder-sign-in.routes.js';
-import { clientSecretOf, holderSignInProviderOf } from '../../tenants/holder-sign-in-provider.js';
+import {
+  clientSecretOf,
+  holderSignInProviderOf,
+  holderSignInRedirectUri,
+} from '../../tenants/holder-sign-in-provider.js';
 import { type HolderSignIn, SignInError } from './holder-sign-in.js';
 import { keys, SIGN_IN_TTL_SECONDS, takeOnce } from './pending-authorization.js';
 import { discoverProvider } from './provider-discovery.js';
