@@ -39,6 +39,7 @@ import { mountOidc } from './oidc/oidc.endpoints.js';
 import { rateLimits } from './rate-limit/rate-limits.js';
 import { scimRouter } from './scim/scim.router.js';
 import { statusListRouter } from './status-list/status-list.routes.js';
+import { adminHolderSignInRoutes } from './tenants/admin-holder-sign-in.routes.js';
 import { adminTenantRoutes } from './tenants/admin-tenant.routes.js';
 import { adminTrustedIssuerRoutes } from './verification/admin-trusted-issuer.routes.js';
 import { DC_API_RESPONSE_PATH } from './verification/dc-api-request.js';
@@ -97,6 +98,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
       ...adminCredentialConfigurationRoutes(ctx.config.issuerUrl, ctx.issuance.validator),
       ...adminProvisioningRoutes(),
       ...adminOidcClientRoutes(),
+      ...adminHolderSignInRoutes(ctx.verifier.sealing, ctx.config.issuerUrl),
     }),
     app,
     options,

@@ -16,6 +16,7 @@ import {
   CredentialConfigurationInput,
   CredentialConfigurationList,
 } from './credential-configuration.js';
+import { HolderSignInProvider, HolderSignInProviderInput } from './holder-sign-in-provider.js';
 import { ProvisioningSettings } from './provisioning.js';
 import {
   CertificateChainImport,
@@ -142,6 +143,31 @@ export const adminContract = c.router(
       body: ProvisioningSettings,
       responses: { 200: ProvisioningSettings, 400: ProblemDetails, ...notFound },
       summary: 'Set the credential configuration, attribute mappings and powers of the tenant’s SCIM users',
+    },
+    getHolderSignInProvider: {
+      method: 'GET',
+      path: '/tenants/:id/holder-sign-in-provider',
+      pathParams: tenantPath,
+      responses: { 200: HolderSignInProvider, ...notFound },
+      summary:
+        'The OpenID provider the tenant’s holders sign in at to receive credentials (404: none, e-mail code)',
+    },
+    putHolderSignInProvider: {
+      method: 'PUT',
+      path: '/tenants/:id/holder-sign-in-provider',
+      pathParams: tenantPath,
+      body: HolderSignInProviderInput,
+      responses: { 200: HolderSignInProvider, 400: ProblemDetails, ...notFound },
+      summary:
+        'Let the tenant’s holders sign in at its own OpenID provider (Entra ID, Okta) instead of by e-mail code',
+    },
+    deleteHolderSignInProvider: {
+      method: 'DELETE',
+      path: '/tenants/:id/holder-sign-in-provider',
+      pathParams: tenantPath,
+      body: c.noBody(),
+      responses: { 204: c.noBody(), ...notFound },
+      summary: 'Back to the mailed one-time code for the tenant’s holders',
     },
     createOidcClient: {
       method: 'POST',

@@ -35,7 +35,7 @@ const FORM = 'application/x-www-form-urlencoded';
  */
 export function mountOidc(
   app: Express,
-  ctx: Pick<AppContext, 'config' | 'signer' | 'verifier' | 'issuance' | 'shared'>,
+  ctx: Pick<AppContext, 'config' | 'signer' | 'verifier' | 'issuance' | 'shared' | 'logger'>,
 ): void {
   assertServableLayout(ctx.config);
   const endpoints = oidcEndpoints(ctx.config.verifierUrl);
@@ -69,7 +69,7 @@ export function mountOidc(
           return res.json(await preAuthorizedCodeGrant(req, res, ctx.config, ctx.issuance.codes));
         // Issuance codes carry a prefix; the OpenID provider's login codes never do.
         if (grant === 'authorization_code' && at?.issuer && (!at.verifier || isIssuanceCode(req.body.code)))
-          return res.json(await authorizationCodeGrant(req, res, ctx.config, ctx.shared.ttl));
+          return res.json(await authorizationCodeGrant(req, res, ctx.config, ctx.shared.ttl, ctx.issuance));
         if (grant !== 'authorization_code' || !at?.verifier) {
           const listed = at ? authorizationServerMetadata(at).grant_types_supported.join(', ') : 'none';
           throw unsupportedGrantType(`grant types of this token endpoint: ${listed}`);

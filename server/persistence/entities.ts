@@ -13,6 +13,7 @@ import { OidcClient } from '../oidc/oidc-client.entity.js';
 import { OutboxMessage } from '../outbox/outbox-message.entity.js';
 import { StatusList, StatusListToken } from '../status-list/status-list.entity.js';
 import { ApiToken } from '../tenants/api-token.entity.js';
+import { HolderSignInProvider } from '../tenants/holder-sign-in-provider.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { PresentationSession } from '../verification/presentation-session.entity.js';
 import { TrustAnchor } from '../verification/trust-anchor.entity.js';
@@ -34,6 +35,7 @@ export const entities = [
   Oid4vciAccessToken,
   Oid4vciNonce,
   Tenant,
+  HolderSignInProvider,
   ApiToken,
   AuditEvent,
   OutboxMessage,

@@ -33,13 +33,15 @@ function logoOrigin(uri: string | null | undefined): string | null {
   }
 }
 
+/** The page of a tenant's credential; with no tenant (yet), the service's own name (`serviceName`). */
 export async function loadTenantPage(
   em: EntityManager,
-  tenantId: string,
+  tenantId: string | undefined,
   configurationId: string,
+  serviceName = '',
 ): Promise<TenantPage> {
   const [tenant, configuration] = await Promise.all([
-    em.findOne(Tenant, { id: tenantId }),
+    tenantId ? em.findOne(Tenant, { id: tenantId }) : null,
     em.findOne(CredentialConfiguration, { id: configurationId }),
   ]);
   const display = configuration?.display ?? [];
@@ -47,7 +49,7 @@ export async function loadTenantPage(
   const logo = tenant?.branding?.logo_uri;
   const color = tenant?.branding?.primary_color;
   return {
-    tenantName: tenant?.name ?? tenantId,
+    tenantName: tenant?.name ?? tenantId ?? serviceName,
     credentialName: name ?? configurationId,
     logoUri: logo && logoOrigin(logo) ? logo : null,
     primaryColor: color && COLOR.test(color) ? color : null,

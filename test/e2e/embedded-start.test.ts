@@ -88,12 +88,13 @@ describe('npm start on embedded defaults', () => {
     });
   }, 60_000);
 
-  it('issues in every delivery mode and by the authorization code flow, and a revocation reaches the status list', async () => {
+  it('issues in every delivery mode and by the authorization code flow (issuer- and wallet-initiated), and a revocation reaches the status list', async () => {
     await mission.createTenant();
     const ui = await mission.issueUi();
     await mission.issueEmail();
     await mission.issueDirect();
     await mission.issueByAuthorizationCode();
+    await mission.issueWalletInitiated();
     await mission.revokeAndSee(await mission.credentialIdOf(ui.offerId), ui.stored);
   }, 60_000);
 

@@ -26,11 +26,12 @@ afterAll(async () => {
 });
 
 describe('with a pool of one connection', () => {
-  it('issues in every delivery mode and by the authorization code flow, revokes, and the status list shows it', async () => {
+  it('issues in every delivery mode and by the authorization code flow (issuer- and wallet-initiated), revokes, and the status list shows it', async () => {
     const ui = await mission.issueUi();
     await mission.issueEmail();
     await mission.issueDirect();
     await mission.issueByAuthorizationCode();
+    await mission.issueWalletInitiated();
     await mission.revokeAndSee(await mission.credentialIdOf(ui.offerId), ui.stored);
   });
 

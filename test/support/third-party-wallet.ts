@@ -5,6 +5,7 @@ import {
   clientAuthenticationClientAttestationJwt,
   HashAlgorithm,
   type JwtSigner,
+  Oauth2Client,
   type RequestDpopOptions,
 } from '@openid4vc/oauth2';
 import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
@@ -262,6 +263,58 @@ export class ThirdPartyWallet {
       dpopJwk,
       options.keyAttestation,
     );
+  }
+
+  /**
+   * Wallet-initiated issuance (OID4VCI 1.0 section 5.1.2, no offer): the wallet reads the issuer's
+   * metadata, picks the configuration's `scope` and pushes its authorization request without
+   * issuer_state (@openid4vc/oauth2 Oauth2Client: PAR, PKCE S256, DPoP); `signIn` plays the holder's
+   * browser to the redirect, whose `iss` the library checks; then token and credential as above.
+   */
+  async receiveWalletInitiated(
+    credentialIssuer: string,
+    credentialConfigurationId: string,
+    signIn: (authorizationRequestUrl: string) => Promise<string>,
+    options: ReceiveOptions & { redirectUri?: string; clientId?: string } = {},
+  ): Promise<ThirdPartyReceived> {
+    const issuerMetadata = await this.client.resolveIssuerMetadata(credentialIssuer);
+    const scope =
+      issuerMetadata.credentialIssuer.credential_configurations_supported[credentialConfigurationId]?.scope;
+    const authorizationServerMetadata = issuerMetadata.authorizationServers[0];
+    if (!scope || !authorizationServerMetadata) throw new Error('no scope or authorization server');
+    const callbacks = options.clientAttestation
+      ? {
+          ...this.#callbacks,
+          clientAuthentication: clientAuthenticationClientAttestationJwt({
+            clientAttestationJwt: options.clientAttestation,
+            callbacks: this.#callbacks,
+          }),
+        }
+      : this.#callbacks;
+    const oauth2 = new Oauth2Client({ callbacks });
+    const dpopJwk = options.dpop ? await this.#newKey() : undefined;
+    const redirectUri = options.redirectUri ?? 'https://wallet.example/callback';
+    const authorization = await oauth2.createAuthorizationRequestUrl({
+      authorizationServerMetadata,
+      clientId: options.clientId ?? 'third-party-wallet',
+      redirectUri,
+      scope,
+      ...(dpopJwk ? { dpop: { signer: { method: 'jwk', alg: 'ES256', publicJwk: dpopJwk as never } } } : {}),
+    });
+    const response = this.client.parseAndVerifyAuthorizationResponseRedirectUrl({
+      url: await signIn(authorization.authorizationRequestUrl),
+      authorizationServerMetadata,
+    });
+    if (!response.code)
+      throw Object.assign(new Error(`authorization error: ${response.error}`), { response });
+    const { accessTokenResponse, dpop } = await oauth2.retrieveAuthorizationCodeAccessToken({
+      authorizationServerMetadata,
+      authorizationCode: response.code,
+      ...(authorization.pkce ? { pkceCodeVerifier: authorization.pkce.codeVerifier } : {}),
+      redirectUri,
+      ...(authorization.dpop ? { dpop: authorization.dpop } : {}),
+    });
+    return this.#collect(issuerMetadata, credentialConfigurationId, accessTokenResponse, dpop, dpopJwk);
   }
 
   /** From the access token on: nonce, proof, credential, verification and notification. */

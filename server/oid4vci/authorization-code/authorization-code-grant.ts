@@ -1,7 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Config } from '../../config.js';
+import { offerToSignedInHolder } from '../../directory/offer-to-signed-in-holder.js';
+import { DomainError } from '../../domain-errors.js';
 import type { TtlStore } from '../../ephemeral/ttl-store.js';
+import type { IssuanceServices } from '../../issuance/create-issuance.js';
 import { Issuance } from '../../issuance/issuance.entity.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../access-token-store.js';
 import { invalidClient } from '../client-attestation/client-attestation-errors.js';
@@ -34,12 +38,35 @@ const text = (body: Record<string, unknown>, name: string): string => {
 };
 
 /**
+ * The offer the code redeems, its row locked: the one pushed (issuer-initiated), or the signed-in
+ * SCIM user's current credential offered now (wallet-initiated: nothing was issued, revoked or
+ * written for the user until the wallet proved its PKCE verifier here).
+ */
+async function issuanceOf(tx: EntityManager, services: IssuanceServices, pending: PendingAuthorization) {
+  if (pending.issuanceId)
+    return tx.findOne(Issuance, { id: pending.issuanceId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!pending.holder) return null;
+  try {
+    return await offerToSignedInHolder(tx, services, pending.holder, pending.configurationId);
+  } catch (e) {
+    if (e instanceof DomainError) throw invalidGrant('the credential is no longer available to this holder');
+    throw e;
+  }
+}
+
+/**
  * RFC 6749 section 4.1.3 for an issuance code: PKCE (S256) verified, redirect_uri and client the
  * ones of the pushed request, the DPoP key the code was bound to at PAR (RFC 9449 section 10), and
  * the code used once. Every check runs before the code is taken, so a wrong verifier leaves it
  * usable; the access token is then one the credential endpoint accepts for the offer's issuance.
  */
-export async function authorizationCodeGrant(req: Request, res: Response, config: Config, store: TtlStore) {
+export async function authorizationCodeGrant(
+  req: Request,
+  res: Response,
+  config: Config,
+  store: TtlStore,
+  services: IssuanceServices,
+) {
   const body = (req.body ?? {}) as Record<string, unknown>;
   const proofs = await walletProofs(req, config, 'token');
   const { dpop, wallet } = proofs;
@@ -67,11 +94,7 @@ export async function authorizationCodeGrant(req: Request, res: Response, config
     throw invalidGrant('unknown, used or expired authorization code');
   await proofs.spend(req.em);
   const accessToken = await req.em.transactional(async (tx) => {
-    const issuance = await tx.findOne(
-      Issuance,
-      { id: pending.issuanceId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
+    const issuance = await issuanceOf(tx, services, pending);
     if (issuance?.status !== 'offered' || issuance.expiresAt <= new Date())
       throw invalidGrant('the offer was used or has expired');
     return redeemOffer(

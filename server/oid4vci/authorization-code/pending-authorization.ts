@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { HolderRef } from '../../directory/find-holder-by-email.js';
 import type { TtlStore } from '../../ephemeral/ttl-store.js';
 
 /**
@@ -7,8 +8,9 @@ import type { TtlStore } from '../../ephemeral/ttl-store.js';
  * made by unauthenticated requests and must expire by itself (nothing accumulates in PostgreSQL).
  */
 export interface PendingAuthorization {
-  issuanceId: string;
-  tenantId: string;
+  /** The offer of an issuer-initiated request (from its issuer_state); absent when wallet-initiated. */
+  issuanceId?: string;
+  tenantId?: string;
   configurationId: string;
   clientId: string;
   redirectUri: string;
@@ -17,6 +19,8 @@ export interface PendingAuthorization {
   codeChallenge: string;
   /** RFC 9449 section 10: the DPoP key the code is bound to (from the PAR's DPoP proof or dpop_jkt). */
   dpopJkt?: string;
+  /** Wallet-initiated: the SCIM user the holder signed in as (set when the sign-in succeeds). */
+  holder?: HolderRef;
 }
 
 /** RFC 9126 section 2.2: short-lived, one use. */

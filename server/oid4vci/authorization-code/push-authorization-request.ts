@@ -31,11 +31,25 @@ const param = (body: Record<string, unknown>, name: string, required = false): s
   return v;
 };
 
+/** The open authorization code offer behind an issuer_state, for the scope the wallet asked. */
+async function offerOf(req: Request, codes: OfferCodes, issuerState: string, configurationId: string) {
+  const offerId = codes.readIssuerState(issuerState);
+  const issuance = offerId ? await findOpenOffer(req.em, offerId) : null;
+  if (!issuance || issuance.grantType !== AUTHORIZATION_CODE_GRANT || !issuance.email)
+    throw invalidRequest('issuer_state is unknown, or its offer was used or has expired');
+  if (issuance.configurationId !== configurationId)
+    throw invalidScope(`the offer is for ${issuance.configurationId}, not ${configurationId}`);
+  return issuance;
+}
+
 /**
  * RFC 9126 section 2: the wallet pushes its authorization request for an issuance and gets a
  * request_uri for /oauth2/authorize. HAIP 1.0: PKCE with S256 only, `scope` naming the credential
  * configuration, the wallet attestation as client authentication when sent (required with
- * WALLET_ATTESTATION_REQUIRED). Everything is checked before anything is stored or spent.
+ * WALLET_ATTESTATION_REQUIRED). With `issuer_state` the request is for that offer
+ * (issuer-initiated); without, for the configuration its scope names, to be issued to whichever
+ * SCIM user the holder signs in as (wallet-initiated, OID4VCI 1.0 section 5.1.2 `scope`). Everything
+ * is checked before anything is stored or spent.
  */
 export async function pushAuthorizationRequest(
   req: Request,
@@ -67,18 +81,11 @@ export async function pushAuthorizationRequest(
   const configuration = await findConfiguration(req.em, scopes[0] as string);
   if (!configuration) throw invalidScope(`unknown scope ${scopes[0]}`);
   const issuerState = param(body, 'issuer_state');
-  // Wallet-initiated issuance (no offer) is not built yet: the holder would have to be found by e-mail.
-  if (!issuerState) throw invalidRequest('issuer_state from a credential offer is required');
-  const offerId = codes.readIssuerState(issuerState);
-  const issuance = offerId ? await findOpenOffer(req.em, offerId) : null;
-  if (!issuance || issuance.grantType !== AUTHORIZATION_CODE_GRANT || !issuance.email)
-    throw invalidRequest('issuer_state is unknown, or its offer was used or has expired');
-  if (issuance.configurationId !== configuration.id)
-    throw invalidScope(`the offer is for ${issuance.configurationId}, not ${configuration.id}`);
+  const offer = issuerState ? await offerOf(req, codes, issuerState, configuration.id) : undefined;
   await proofs.spend(req.em);
   const pending: PendingAuthorization = {
-    issuanceId: issuance.id,
-    tenantId: issuance.tenantId,
+    // Without issuer_state the request is wallet-initiated: the holder is found at sign-in.
+    ...(offer ? { issuanceId: offer.id, tenantId: offer.tenantId } : {}),
     configurationId: configuration.id,
     clientId,
     redirectUri,

@@ -6,6 +6,7 @@ import { brandedPage, expiryHtml, type TenantPage } from '../../tenants/branded-
 // The form's own rules, after the shared look (brandedPage): inline styles only, no script needed.
 const STYLE = `
 input { font-size: 1.5rem; letter-spacing: .3rem; width: 10rem; text-align: center; padding: .4rem; }
+input.email { font-size: 1rem; letter-spacing: normal; width: 18rem; text-align: left; }
 button { margin-top: 1rem; padding: .6rem 1.2rem; border: 0; border-radius: 8px; background: var(--brand);
          color: var(--on-brand); font-size: 1rem; }`;
 
@@ -15,6 +16,8 @@ export interface SignInPageInput {
   action: string;
   /** The address the code went to, partly hidden. */
   maskedEmail: string;
+  /** Wallet-initiated: the holder typed the address, and the page must not say whether it is known. */
+  typedByHolder?: boolean;
   expiresAt: Date;
   error?: string;
 }
@@ -28,7 +31,11 @@ export function renderSignInPage(p: SignInPageInput): string {
     `Receive your ${p.tenant.credentialName}`,
     `<main id="sign-in">
 <h1>Receive your ${e(p.tenant.credentialName)}</h1>
-<p>We sent a one-time code to ${e(p.maskedEmail)}. Enter it to continue to your wallet.</p>
+<p>${
+      p.typedByHolder
+        ? `If ${e(p.maskedEmail)} is known to us, we sent a one-time code to it.`
+        : `We sent a one-time code to ${e(p.maskedEmail)}.`
+    } Enter it to continue to your wallet.</p>
 ${p.error ? `<p id="error" class="error" role="alert">${e(p.error)}</p>` : ''}
 <form method="post" action="${e(p.action)}">
 <input type="hidden" name="session" value="${e(p.session)}">
@@ -37,6 +44,35 @@ ${p.error ? `<p id="error" class="error" role="alert">${e(p.error)}</p>` : ''}
 <br><button type="submit">Continue</button>
 </form>
 <p class="expiry">This code expires on ${expiryHtml(p.expiresAt)}.</p>
+</main>`,
+    { style: STYLE, brand: p.tenant },
+  );
+}
+
+export interface EmailPageInput {
+  tenant: TenantPage;
+  session: string;
+  action: string;
+  expiresAt: Date;
+  error?: string;
+}
+
+/** Wallet-initiated: the holder's address, to which the one-time code is sent. */
+export function renderEmailPage(p: EmailPageInput): string {
+  const e = escapeHtml;
+  return brandedPage(
+    `Receive your ${p.tenant.credentialName}`,
+    `<main id="sign-in">
+<h1>Receive your ${e(p.tenant.credentialName)}</h1>
+<p>Enter the e-mail address your organisation knows you by. We will send a one-time code to it.</p>
+${p.error ? `<p id="error" class="error" role="alert">${e(p.error)}</p>` : ''}
+<form method="post" action="${e(p.action)}">
+<input type="hidden" name="session" value="${e(p.session)}">
+<label for="email">E-mail address</label><br>
+<input id="email" class="email" name="email" type="email" autocomplete="email" maxlength="254" required>
+<br><button type="submit">Send code</button>
+</form>
+<p class="expiry">This sign-in expires on ${expiryHtml(p.expiresAt)}.</p>
 </main>`,
     { style: STYLE, brand: p.tenant },
   );

@@ -14,6 +14,7 @@ import { until } from '../until.js';
 import { issueByAuthorizationCode } from './authorization-code.js';
 import type { Mailbox } from './mailbox.js';
 import { oidcLogin } from './oidc-login.js';
+import { issueWalletInitiated } from './wallet-initiated.js';
 
 const http = { allowHttp: true };
 type Integrator = ReturnType<typeof createIntegratorClient>;
@@ -106,6 +107,11 @@ export class Mission {
   /** HAIP's authorization code flow (PAR, mailed one-time code, DPoP) with a third-party wallet. */
   issueByAuthorizationCode() {
     return issueByAuthorizationCode(this.baseUrl, this.integrator, this.mailbox, this.nextEmail());
+  }
+
+  /** Wallet-initiated issuance (no offer): the SCIM user's credential after the mailed code. */
+  issueWalletInitiated(issuerUrl = this.baseUrl) {
+    return issueWalletInitiated(this.baseUrl, issuerUrl, this.tenant, this.mailbox, this.nextEmail());
   }
 
   /** direct: the signed credential is in the answer, bound to the wallet's key. */

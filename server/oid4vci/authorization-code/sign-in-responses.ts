@@ -1,0 +1,63 @@
+import type { Request, Response } from 'express';
+import type { AppContext } from '../../app-context.js';
+import { redirectTo } from '../../oidc/authorization-request.js';
+import { allowLogo, loadTenantPage } from '../../tenants/branded-page.js';
+import type { HolderSignIn, SignInError } from './holder-sign-in.js';
+import type { PendingAuthorization } from './pending-authorization.js';
+import { providerAuthorizationUrl } from './provider-sign-in.js';
+import { maskEmail, renderEmailPage, renderSignInError, renderSignInPage } from './sign-in-page.js';
+
+export const SIGN_IN_PATH = '/oauth2/authorize/issuance';
+export const EMAIL_PATH = `${SIGN_IN_PATH}/email`;
+export const CALLBACK_PATH = `${SIGN_IN_PATH}/callback`;
+
+export type SignInCtx = Pick<AppContext, 'config' | 'issuance' | 'shared' | 'verifier' | 'logger'>;
+
+/**
+ * How every step of the holder's sign-in answers: the page of the step it is at (the tenant's look;
+ * the service's own before a wallet-initiated holder is known, and after, so the look does not tell
+ * whose address it was), the wallet's redirect with a code, or with an error.
+ */
+export function signInResponses(ctx: SignInCtx) {
+  const issuer = ctx.config.issuerUrl;
+  const brand = async (req: Request, res: Response, pending: PendingAuthorization) => {
+    const tenant = await loadTenantPage(
+      req.em,
+      pending.tenantId,
+      pending.configurationId,
+      ctx.config.ISSUER_NAME,
+    );
+    allowLogo(res, tenant);
+    return tenant;
+  };
+  return {
+    /** The form of the step the sign-in is at: the holder's address, or the one-time code. */
+    async show(req: Request, res: Response, session: string, s: HolderSignIn, error?: string) {
+      if (s.external)
+        return res.redirect(
+          303,
+          await providerAuthorizationUrl(req.em, ctx.shared.ttl, ctx.config, session, s),
+        );
+      const tenant = await brand(req, res, s.pending);
+      const common = { tenant, session, expiresAt: new Date(s.expiresAt), ...(error ? { error } : {}) };
+      if (!s.email) return res.type('html').send(renderEmailPage({ ...common, action: EMAIL_PATH }));
+      res.type('html').send(
+        renderSignInPage({
+          ...common,
+          action: SIGN_IN_PATH,
+          maskedEmail: maskEmail(s.email),
+          typedByHolder: !s.pending.issuanceId,
+        }),
+      );
+    },
+    fail(res: Response, e: SignInError) {
+      if (!e.redirect) return res.status(400).type('html').send(renderSignInError(e.error, e.description));
+      const params = { error: e.error, error_description: e.description, state: e.redirect.state };
+      res.redirect(303, redirectTo(e.redirect.redirectUri, params, issuer));
+    },
+    /** RFC 9207: iss tells the wallet which authorization server answered (mix-up defence). */
+    grant(res: Response, code: string, pending: PendingAuthorization) {
+      res.redirect(303, redirectTo(pending.redirectUri, { code, state: pending.state }, issuer));
+    },
+  };
+}

@@ -1,0 +1,231 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIntegratorClient } from '../../clients/integrator/src/index.js';
+import { employeePayload } from '../support/fixtures.js';
+import { scimClient } from '../support/scim-client.js';
+import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
+import { followToWallet, startTenantOpenIdProvider } from '../support/tenant-openid-provider.js';
+import { acmeTenant } from '../support/test-service.js';
+import { ThirdPartyWallet } from '../support/third-party-wallet.js';
+
+/**
+ * A tenant whose holders sign in at its own OpenID provider (as with Entra ID or Okta) instead of a
+ * mailed one-time code: a real provider (oidc-provider) on loopback, reached through the service's
+ * guarded outbound fetch; the ID token's signature, iss, aud, exp, nonce and e-mail are checked.
+ */
+let f: TenantFixture;
+let op: Awaited<ReturnType<typeof startTenantOpenIdProvider>>;
+let n = 0;
+const REDIRECT = 'https://wallet.example/callback';
+
+beforeAll(async () => {
+  f = await startTenantFixture();
+  const issuerUrl = f.t.service.context.config.issuerUrl;
+  op = await startTenantOpenIdProvider(`${issuerUrl}/oauth2/authorize/issuance/callback`);
+  const set = await admin('PUT', f.tenant.id, {
+    issuer: op.issuer,
+    client_id: op.client_id,
+    client_secret: op.client_secret,
+  });
+  expect(set.status).toBe(200);
+});
+afterAll(async () => {
+  await f?.stop();
+  await op?.close();
+});
+
+const admin = async (method: string, tenantId: string, body?: unknown) => {
+  const res = await fetch(`${f.t.baseUrl}/admin/v1/tenants/${tenantId}/holder-sign-in-provider`, {
+    method,
+    headers: {
+      authorization: `Bearer ${f.t.adminToken}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, type: res.headers.get('content-type'), body: text ? JSON.parse(text) : {} };
+};
+
+const origins = () => [new URL(f.t.baseUrl).origin, op.issuer];
+const nextEmail = () => `sso-${++n}-${randomBytes(3).toString('hex')}@acme.test`;
+
+async function authorizationCodeOffer(email: string, integrator = f.integrator) {
+  const res = await integrator.createIssuance({
+    body: {
+      credential_configuration_id: 'LEARCredentialEmployee',
+      payload: employeePayload(),
+      delivery: 'ui',
+      email,
+      grant_type: 'authorization_code',
+    },
+  });
+  if (res.status !== 201 || !res.body.credential_offer_uri) throw new Error(`offer: ${res.status}`);
+  return { offerUri: res.body.credential_offer_uri, offerId: res.body.offer_id };
+}
+
+const status = async (offerId: string) =>
+  (await f.sql.query('select status from issuance where id = $1', [offerId])).rows[0]?.status;
+
+/** Pushes an issuer-initiated request for the offer, as a wallet does; the authorization URL. */
+async function pushFor(offerUri: string) {
+  const location = decodeURIComponent(offerUri.split('credential_offer_uri=')[1] ?? '');
+  const offer = (await (await fetch(location)).json()) as {
+    grants: { authorization_code: { issuer_state: string } };
+  };
+  const verifier = randomBytes(32).toString('base64url');
+  const res = await fetch(`${f.t.baseUrl}/oauth2/par`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      response_type: 'code',
+      client_id: 'wallet-1',
+      redirect_uri: REDIRECT,
+      scope: 'LEARCredentialEmployee',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      state: 'st-p',
+      issuer_state: offer.grants.authorization_code.issuer_state,
+    }),
+  });
+  const { request_uri } = (await res.json()) as { request_uri: string };
+  return `${f.t.baseUrl}/oauth2/authorize?${new URLSearchParams({ client_id: 'wallet-1', request_uri })}`;
+}
+
+describe('holder sign-in at the tenant’s own OpenID provider', () => {
+  it('keeps the client secret sealed and never returns it; refuses a bad issuer as problem+json', async () => {
+    const got = await admin('GET', f.tenant.id);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual({
+      issuer: op.issuer,
+      client_id: op.client_id,
+      email_claim: 'email',
+      redirect_uri: `${f.t.service.context.config.issuerUrl}/oauth2/authorize/issuance/callback`,
+      updated_at: expect.any(String),
+    });
+    const row = (
+      await f.sql.query('select * from holder_sign_in_provider where tenant_id = $1', [f.tenant.id])
+    ).rows[0];
+    expect(JSON.stringify(row)).not.toContain(op.client_secret);
+    const bad = await admin('PUT', f.tenant.id, {
+      issuer: 'http://provider.example',
+      client_id: 'x',
+      client_secret: 'y',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.type).toContain('application/problem+json');
+    expect((await admin('GET', 'no-such-tenant')).status).toBe(404);
+  });
+
+  it('goes back to the mailed code when the provider is removed', async () => {
+    const other = await f.t.admin.createTenant({ body: acmeTenant() });
+    if (other.status !== 201) throw new Error(`tenant: ${other.status}`);
+    const set = await admin('PUT', other.body.id, {
+      issuer: op.issuer,
+      client_id: op.client_id,
+      client_secret: op.client_secret,
+      email_claim: 'upn',
+    });
+    expect(set.body).toMatchObject({ email_claim: 'upn' });
+    expect((await admin('DELETE', other.body.id)).status).toBe(204);
+    const gone = await admin('GET', other.body.id);
+    expect(gone.status).toBe(404);
+    expect(gone.type).toContain('application/problem+json');
+    expect((await admin('DELETE', other.body.id)).status).toBe(404);
+  });
+
+  it('issues to @openid4vc/openid4vci after the holder signed in at the provider with the offer’s address', async () => {
+    const email = nextEmail();
+    const { offerUri, offerId } = await authorizationCodeOffer(email);
+    op.signInAs(`user-${n}`, { email: email.toUpperCase(), email_verified: true });
+    const received = await new ThirdPartyWallet().receiveWithAuthorizationCode(
+      offerUri,
+      (url) => followToWallet(url, origins()),
+      { dpop: true },
+    );
+    expect(received.claims).toMatchObject({ mandatee: { firstName: 'Ana' } });
+    expect(await status(offerId)).toBe('issued');
+    // No one-time code was mailed: the provider was the sign-in.
+    expect(f.smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(0);
+  });
+
+  it('refuses with access_denied an account whose e-mail is not the offer’s', async () => {
+    const { offerUri, offerId } = await authorizationCodeOffer(nextEmail());
+    op.signInAs(`other-${n}`, { email: 'someone.else@acme.test', email_verified: true });
+    const back = new URL(await followToWallet(await pushFor(offerUri), origins()));
+    expect(back.origin + back.pathname).toBe(REDIRECT);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('state')).toBe('st-p');
+    expect(await status(offerId)).toBe('offered');
+  });
+
+  it('refuses an unverified e-mail and an ID token with another nonce', async () => {
+    const email = nextEmail();
+    const { offerUri, offerId } = await authorizationCodeOffer(email);
+    op.signInAs(`unverified-${n}`, { email, email_verified: false });
+    const unverified = new URL(await followToWallet(await pushFor(offerUri), origins()));
+    expect(unverified.searchParams.get('error')).toBe('access_denied');
+    op.signInAs(`forged-${n}`, { email, email_verified: true });
+    const forged = new URL(
+      await followToWallet(await pushFor(offerUri), origins(), (url) =>
+        url.searchParams.set('nonce', 'a-nonce-of-another-sign-in'),
+      ),
+    );
+    expect(forged.searchParams.get('error')).toBe('access_denied');
+    expect(forged.searchParams.get('code')).toBeNull();
+    expect(await status(offerId)).toBe('offered');
+  });
+
+  it('refuses when the provider does not take the client secret, and when it cannot be reached', async () => {
+    const other = await f.t.admin.createTenant({ body: acmeTenant() });
+    if (other.status !== 201) throw new Error(`tenant: ${other.status}`);
+    const integrator = createIntegratorClient({ baseUrl: f.t.baseUrl, token: other.body.integrator_token });
+    const settings = { issuer: op.issuer, client_id: op.client_id, client_secret: 'not-the-secret' };
+    expect((await admin('PUT', other.body.id, settings)).status).toBe(200);
+    const email = nextEmail();
+    const { offerUri, offerId } = await authorizationCodeOffer(email, integrator);
+    op.signInAs(`secret-${n}`, { email, email_verified: true });
+    const refused = new URL(await followToWallet(await pushFor(offerUri), origins()));
+    expect(refused.searchParams.get('error')).toBe('access_denied');
+    // A port nothing listens on: discovery fails before the holder leaves the service.
+    const closed = { ...settings, issuer: 'http://127.0.0.1:9' };
+    expect((await admin('PUT', other.body.id, closed)).status).toBe(200);
+    const down = new URL(await followToWallet(await pushFor(offerUri), origins()));
+    expect(down.searchParams.get('error')).toBe('temporarily_unavailable');
+    expect(down.searchParams.get('state')).toBe('st-p');
+    expect(await status(offerId)).toBe('offered');
+  });
+
+  it('wallet-initiated: the address leads to the provider, whose e-mail selects the SCIM user', async () => {
+    const email = nextEmail();
+    const scim = scimClient(f.t.baseUrl, f.tenant.id, f.tenant.scim_token);
+    const created = await scim.post('/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: email,
+      name: { givenName: 'Iker', familyName: 'Goñi' },
+      emails: [{ value: email, primary: true }],
+    });
+    expect(created.status).toBe(201);
+    op.signInAs(`scim-${n}`, { email, email_verified: true });
+    const signIn = async (url: string) => {
+      const html = await (await fetch(url)).text();
+      const session = /name="session" value="([^"]+)"/.exec(html)?.[1] ?? '';
+      const posted = await fetch(`${f.t.baseUrl}/oauth2/authorize/issuance/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ session, email }),
+        redirect: 'manual',
+      });
+      expect(posted.status).toBe(303);
+      expect(posted.headers.get('location')).toContain(`${op.issuer}/auth?`);
+      return followToWallet(posted, origins());
+    };
+    const received = await new ThirdPartyWallet().receiveWalletInitiated(
+      f.t.service.context.config.issuerUrl,
+      'LEARCredentialEmployee',
+      signIn,
+      { dpop: true },
+    );
+    expect(received.claims).toMatchObject({ mandatee: { firstName: 'Iker', lastName: 'Goñi', email } });
+  });
+});
