@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 export const OidcTokenRequest = z.object({
   grant_type: z
-    .enum(['authorization_code', 'urn:ietf:params:oauth:grant-type:pre-authorized_code'])
+    .enum(['authorization_code', 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'refresh_token'])
     .describe('The grants the metadata at this host lists'),
   code: z
     .string()
@@ -37,6 +37,12 @@ export const OidcTokenRequest = z.object({
   client_assertion: z.string().optional().describe('private_key_jwt: a JWT signed with a registered key'),
   'pre-authorized_code': z.string().optional().describe('The pre-authorized code of a credential offer'),
   tx_code: z.string().optional().describe('The code the employee received by e-mail'),
+  refresh_token: z
+    .string()
+    .optional()
+    .describe(
+      'refresh_token (credential issuer): the refresh token of the last token response; used once, then replaced',
+    ),
 });
 
 /** Headers of a wallet's token request (the pre-authorized code, or the code of an issuance), and of PAR. */

@@ -37,13 +37,7 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer'>) {
     if (!jwts?.length) throw invalidProof('proofs.jwt with at least one key proof is required');
     if (jwts.length > BATCH_SIZE) throw invalidCredentialRequest(`at most ${BATCH_SIZE} proofs per request`);
     const proofs = await Promise.all(jwts.map((jwt) => verifyKeyProof(jwt, issuerUrl)));
-    const batch = await issueToWallet(
-      req.em,
-      { signer: ctx.signer, issuerUrl },
-      grant.issuanceId,
-      requested,
-      proofs,
-    );
+    const batch = await issueToWallet(req.em, { signer: ctx.signer, issuerUrl }, grant, proofs);
     return {
       status: 200,
       body: {

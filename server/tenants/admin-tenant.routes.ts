@@ -56,6 +56,8 @@ export function adminTenantRoutes(config: Config) {
             offerTtlSeconds: body.offer_expires_in,
             preAuthorizedCodeTtlSeconds: body.pre_authorized_code_expires_in,
             presentationUriScheme: body.presentation_uri_scheme,
+            offerUriScheme: body.offer_uri_scheme,
+            refreshTokenTtlSeconds: body.refresh_token_expires_in,
           },
           adminActor(req),
         ),

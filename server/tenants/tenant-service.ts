@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import type { OfferUriScheme } from '../../contract/issuance/offer-uri-scheme.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { conflict, notFound } from '../domain-errors.js';
 import { ApiToken, type TokenKind } from './api-token.entity.js';
@@ -24,6 +25,8 @@ export interface TenantChanges {
   offerTtlSeconds?: number | null | undefined;
   preAuthorizedCodeTtlSeconds?: number | null | undefined;
   presentationUriScheme?: 'openid4vp' | 'haip-vp' | null | undefined;
+  offerUriScheme?: OfferUriScheme | null | undefined;
+  refreshTokenTtlSeconds?: number | null | undefined;
 }
 
 /** Creates the tenant with one integrator and one SCIM token, and records it, all or nothing. */
@@ -39,6 +42,8 @@ export async function createTenant(em: EntityManager, input: TenantInput, actor:
         offerTtlSeconds: null,
         preAuthorizedCodeTtlSeconds: null,
         presentationUriScheme: null,
+        offerUriScheme: null,
+        refreshTokenTtlSeconds: null,
       });
       await tx.flush();
       const integrator = await addToken(tx, input.id, 'integrator', null, actor);

@@ -66,7 +66,7 @@ export async function authorizationCodeGrant(req: Request, res: Response, config
   if (!(await takeOnce(store, keys.code(code), AUTHORIZATION_CODE_TTL_SECONDS)))
     throw invalidGrant('unknown, used or expired authorization code');
   await proofs.spend(req.em);
-  const accessToken = await req.em.transactional(async (tx) => {
+  const tokens = await req.em.transactional(async (tx) => {
     const issuance = await tx.findOne(
       Issuance,
       { id: pending.issuanceId },
@@ -83,8 +83,9 @@ export async function authorizationCodeGrant(req: Request, res: Response, config
   });
   proofs.sendNextNonce(res);
   return {
-    access_token: accessToken,
+    access_token: tokens.accessToken,
     token_type: dpop ? ('DPoP' as const) : ('Bearer' as const),
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    ...(tokens.refreshToken ? { refresh_token: tokens.refreshToken } : {}),
   };
 }

@@ -18,6 +18,7 @@ import { Migration20261123000900_trust_anchors } from './Migration20261123000900
 import { Migration20261123001000_dpop } from './Migration20261123001000_dpop.js';
 import { Migration20261123001100_same_device } from './Migration20261123001100_same_device.js';
 import { Migration20261123001200_authorization_code } from './Migration20261123001200_authorization_code.js';
+import { Migration20261124000200_refresh_tokens } from './Migration20261124000200_refresh_tokens.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -49,4 +50,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261123001200_authorization_code',
     class: Migration20261123001200_authorization_code,
   },
+  { name: 'Migration20261124000200_refresh_tokens', class: Migration20261124000200_refresh_tokens },
 ];
