@@ -129,7 +129,7 @@ const credentialCount = async (offerId: string) =>
     .rows[0].n as number;
 
 async function expectError(res: Response, status: number, error: string) {
-  const body = await res.json();
+  const body = (await res.json()) as { error?: string };
   expect([res.status, body.error]).toEqual([status, error]);
 }
 
@@ -249,7 +249,7 @@ describe('refresh tokens', () => {
     // A refresh made before the revocation: its access token no longer gets a credential either.
     const early = (await (await refresh(tokens.refresh_token as string, key)).json()) as Tokens;
     const { rows } = await f.sql.query('select id from issued_credential where issuance_id = $1', [offerId]);
-    const revoked = await refreshing.revokeCredential({ params: { id: rows[0].id }, body: undefined });
+    const revoked = await refreshing.revokeCredential({ params: { id: rows[0].id } });
     expect(revoked.status).toBe(200);
     const before = await storedTokens(offerId);
     const res = await refresh(early.refresh_token as string, key);
