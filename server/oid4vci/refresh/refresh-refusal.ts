@@ -12,6 +12,18 @@ import type { Oid4vciRefreshFamily } from './refresh-family.entity.js';
  * new one). Reads only.
  */
 export async function refreshRefusal(em: EntityManager, family: Oid4vciRefreshFamily) {
+  // The directory first: deleting or deactivating a user also revokes, and this says why.
+  if (family.scimUserId) {
+    const user = await em.findOne(
+      ScimUser,
+      { id: family.scimUserId, tenantId: family.tenantId },
+      { fields: ['active', 'issuanceId'], disableIdentityMap: true },
+    );
+    if (!user) return 'the holder was removed from the directory';
+    if (!user.active) return 'the holder is inactive in the directory';
+    if (user.issuanceId !== family.issuanceId)
+      return 'the holder’s credential was renewed: use the new offer';
+  }
   const issuance = await em.findOne(
     Issuance,
     { id: family.issuanceId },
@@ -26,16 +38,5 @@ export async function refreshRefusal(em: EntityManager, family: Oid4vciRefreshFa
   );
   if (credentials.some((c) => c.status === 'revoked')) return 'the credential was revoked';
   if (credentials.some((c) => c.status === 'suspended')) return 'the credential is suspended';
-  if (family.scimUserId) {
-    const user = await em.findOne(
-      ScimUser,
-      { id: family.scimUserId, tenantId: family.tenantId },
-      { fields: ['active', 'issuanceId'], disableIdentityMap: true },
-    );
-    if (!user) return 'the holder was removed from the directory';
-    if (!user.active) return 'the holder is inactive in the directory';
-    if (user.issuanceId !== family.issuanceId)
-      return 'the holder’s credential was renewed: use the new offer';
-  }
   return undefined;
 }
