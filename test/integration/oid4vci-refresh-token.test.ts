@@ -1,6 +1,7 @@
 import { calculateJwkThumbprint, decodeJwt, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
+import { sweepRefreshFamilies } from '../../server/oid4vci/refresh/sweep-refresh-families.js';
 import { dpopKey } from '../support/dpop-proof.js';
 import type { CredentialOfferJson } from '../support/fixtures.js';
 import { mailedOffer } from '../support/mailed-offer.js';
@@ -260,5 +261,33 @@ describe('refresh tokens', () => {
     expect(await storedTokens(offerId)).toEqual(before);
     await expectError((await fetchCredential(early.access_token, key)).res, 400, 'credential_request_denied');
     expect(await credentialCount(offerId)).toBe(1);
+  });
+
+  it('are swept by the worker once they can refresh nothing: expired, or their credential revoked', async () => {
+    const live = await redeem(refreshing);
+    const expired = await redeem(refreshing);
+    const revoked = await redeem(refreshing);
+    expect((await fetchCredential(revoked.tokens.access_token)).res.status).toBe(200);
+    const { rows } = await f.sql.query('select id from issued_credential where issuance_id = $1', [
+      revoked.offerId,
+    ]);
+    await refreshing.revokeCredential({ params: { id: rows[0].id } });
+    await f.sql.query(
+      "update oid4vci_refresh_family set expires_at = now() - interval '1 second' where issuance_id = $1",
+      [expired.offerId],
+    );
+    expect(await sweepRefreshFamilies(f.t.service.context.orm)).toBeGreaterThanOrEqual(2);
+    const families = async (offerId: string) =>
+      (
+        await f.sql.query('select count(*)::int as n from oid4vci_refresh_family where issuance_id = $1', [
+          offerId,
+        ])
+      ).rows[0].n;
+    expect([
+      await families(live.offerId),
+      await families(expired.offerId),
+      await families(revoked.offerId),
+    ]).toEqual([1, 0, 0]);
+    expect((await refresh(live.tokens.refresh_token as string)).status).toBe(200);
   });
 });
