@@ -1,10 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { hashSecret } from '../tenants/token-secret.js';
 import { Oid4vciAccessToken } from './oid4vci-state.entity.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 300;
 
-export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+/** Tokens are found by their SHA-256 (the index compares hashes, never the secret itself). */
+export const tokenHash = hashSecret;
 
 /**
  * What an access token stands for: its issuance and the credential configuration it offers, and the

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import { appendAuditEvent } from '../../audit/audit-log.js';
 import type { Config } from '../../config.js';
@@ -73,11 +74,8 @@ export async function refreshTokenGrant(req: Request, res: Response, config: Con
   };
 }
 
-async function endFamily(
-  tx: Parameters<typeof endRefreshFamily>[0],
-  family: Oid4vciRefreshFamily,
-  action: string,
-) {
+/** Ends the family for its reuse, audited; in the caller's transaction, which commits though the request fails. */
+async function endFamily(tx: EntityManager, family: Oid4vciRefreshFamily, action: string) {
   await endRefreshFamily(tx, family.id);
   await appendAuditEvent(tx, {
     tenantId: family.tenantId,

@@ -54,14 +54,13 @@ export async function openRefreshFamily(tx: EntityManager, input: RefreshFamilyI
 
 /**
  * The stored refresh token (looked up by its SHA-256, so comparison is the index's) with its live
- * family; undefined when unknown or when its family ended or expired. Expired families are swept
- * now and then (they hold a copy of personal data).
+ * family; undefined when unknown or when its family ended or expired (worker nodes sweep those,
+ * sweep-refresh-families.ts). Reads only.
  */
 export async function findRefreshToken(
   em: EntityManager,
   token: string,
 ): Promise<PresentedRefreshToken | undefined> {
-  if (Math.random() < 0.05) await em.execute('delete from oid4vci_refresh_family where expires_at < now()');
   const hash = tokenHash(token);
   const row = await em.findOne(Oid4vciRefreshToken, { tokenHash: hash }, { disableIdentityMap: true });
   if (!row) return undefined;
