@@ -220,6 +220,32 @@ describe('refresh tokens', () => {
     expect(audit.rows.map((r) => r.action)).toEqual(['refresh_token.used', 'refresh_token.reused']);
   });
 
+  it('two racing uses of one refresh token: exactly one wins, and the other, a reuse, ends the family', async () => {
+    const { offerId, tokens } = await redeem(refreshing);
+    const rt = tokens.refresh_token as string;
+    const answers = await Promise.all([refresh(rt), refresh(rt)]);
+    const bodies = (await Promise.all(answers.map((r) => r.json()))) as (Tokens & { error?: string })[];
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(bodies.find((b) => b.error)?.error).toBe('invalid_grant');
+    const winner = bodies.find((b) => b.refresh_token) as Tokens;
+    expect(await storedTokens(offerId)).toEqual([]);
+    await expectError(await refresh(winner.refresh_token as string), 400, 'invalid_grant');
+  });
+
+  it('also answer at the older token endpoint /oid4vci/v1/token', async () => {
+    const key = await dpopKey();
+    const { tokens } = await redeem(refreshing, key);
+    const path = '/oid4vci/v1/token';
+    const { dpopNonce } = await nonces();
+    const res = await form(
+      path,
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token as string },
+      await key.proof({ htm: 'POST', htu: `${issuer}${path}`, nonce: dpopNonce }),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ token_type: 'DPoP', refresh_token: expect.any(String) });
+  });
+
   it('refuses a proof of another DPoP key, or none, with invalid_dpop_proof, changing nothing', async () => {
     const key = await dpopKey();
     const { offerId, tokens } = await redeem(refreshing, key);
