@@ -1,5 +1,10 @@
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  HolderWallet,
+  inMemoryCredentialStore,
+  inMemoryHolderCrypto,
+} from '../../clients/wallet/src/index.js';
 import { employeePayload } from '../support/fixtures.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { ThirdPartyWallet } from '../support/third-party-wallet.js';
@@ -8,7 +13,7 @@ import { ThirdPartyWallet } from '../support/third-party-wallet.js';
  * HAIP 1.0 section 4.1 offers: `haip-vci://` beside `openid-credential-offer://`, chosen per
  * request (`offer_uri_scheme`) or as the tenant's default (admin `offer_uri_scheme`). The API's
  * credential_offer_uri, the offer page's link and QR code and the offer mail all carry the chosen
- * scheme, and a wallet built on @openid4vc/openid4vci redeems a haip-vci:// link.
+ * scheme, and wallets (one built on @openid4vc/openid4vci, and clients/wallet) redeem a haip-vci:// link.
  */
 let f: TenantFixture;
 let n = 0;
@@ -98,6 +103,14 @@ describe('haip-vci:// offers', () => {
       // An offer keeps the scheme it was made with when the tenant changes its default.
       await f.t.admin.updateTenant({ params: { id: f.tenant.id }, body: { offer_uri_scheme: null } });
       expect((await offerPage(byDefault.offerId)).href).toMatch(/^haip-vci:\/\//);
+      // Our own wallet (clients/wallet) opens it as well.
+      const ours = new HolderWallet({
+        crypto: inMemoryHolderCrypto(),
+        store: inMemoryCredentialStore(),
+        http: { allowHttp: true },
+      });
+      const [stored] = await ours.receive(byDefault.offerUri, { txCode: byDefault.txCode });
+      expect(stored?.claims).toMatchObject({ mandatee: { firstName: 'Ana' } });
       expect((await offer()).offerUri).toMatch(/^openid-credential-offer:\/\//);
     } finally {
       await f.t.admin.updateTenant({ params: { id: f.tenant.id }, body: { offer_uri_scheme: null } });
