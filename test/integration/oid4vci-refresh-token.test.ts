@@ -289,6 +289,33 @@ describe('refresh tokens', () => {
     expect(await credentialCount(offerId)).toBe(1);
   });
 
+  it('pause while the credential is suspended, and resume once it is unsuspended', async () => {
+    const { offerId, tokens } = await redeem(refreshing);
+    expect((await fetchCredential(tokens.access_token)).res.status).toBe(200);
+    const { rows } = await f.sql.query('select id from issued_credential where issuance_id = $1', [offerId]);
+    expect((await refreshing.suspendCredential({ params: { id: rows[0].id } })).status).toBe(200);
+    const before = await storedTokens(offerId);
+    const res = await refresh(tokens.refresh_token as string);
+    expect(await res.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the credential is suspended',
+    });
+    expect(await storedTokens(offerId)).toEqual(before);
+    expect((await refreshing.unsuspendCredential({ params: { id: rows[0].id } })).status).toBe(200);
+    expect((await refresh(tokens.refresh_token as string)).status).toBe(200);
+  });
+
+  it('take a lifetime from the admin API between an hour and a year, and nothing else', async () => {
+    const id = f.tenant.id;
+    for (const wrong of [59, 3_599, 365 * DAY + 1, 1.5, '3600'])
+      expect(
+        (await f.t.admin.updateTenant({ params: { id }, body: { refresh_token_expires_in: wrong as never } }))
+          .status,
+      ).toBe(400);
+    const tenant = await f.t.admin.getTenant({ params: { id } });
+    expect(tenant.body).toMatchObject({ refresh_token_expires_in: null, offer_uri_scheme: null });
+  });
+
   it('are swept by the worker once they can refresh nothing: expired, or their credential revoked', async () => {
     const live = await redeem(refreshing);
     const expired = await redeem(refreshing);
