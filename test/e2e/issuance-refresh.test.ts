@@ -130,7 +130,7 @@ describe('credential refresh by a third-party wallet', () => {
     expect(fresh.claims.mandatee).toEqual(first.claims.mandatee);
   });
 
-  it('ends with the SCIM user: inactive, then removed, are invalid_grant and change nothing', async () => {
+  it('ends with the SCIM user: renewed, inactive, then removed, are invalid_grant and change nothing', async () => {
     const scim = scimClient(f.t.baseUrl, f.tenant.id, f.tenant.scim_token);
     const email = `refresh-scim-${++n}@acme.test`;
     const user = {
@@ -154,7 +154,20 @@ describe('credential refresh by a third-party wallet', () => {
     const refreshed = await wallet.refresh(issuer, CONFIGURATION, first.refreshToken as string, { dpopJwk });
     const refreshToken = refreshed.refreshToken as string;
 
-    const deactivated = await scim.put(`/Users/${created.body.id}`, { ...user, active: false });
+    // A change to what the credential says renews it: a new offer, and this grant ends.
+    const renamed = { ...user, name: { givenName: 'Anna', familyName: 'Ruiz' } };
+    const renewed = await scim.put(`/Users/${created.body.id}`, renamed);
+    expect(renewed.body[CREDENTIAL].issuanceId).not.toBe(offerId);
+    const beforeRenewal = await refreshTokensOf(offerId);
+    await expect(wallet.refresh(issuer, CONFIGURATION, refreshToken, { dpopJwk })).rejects.toMatchObject({
+      errorResponse: {
+        error: 'invalid_grant',
+        error_description: 'the holder’s credential was renewed: use the new offer',
+      },
+    });
+    expect(await refreshTokensOf(offerId)).toEqual(beforeRenewal);
+
+    const deactivated = await scim.put(`/Users/${created.body.id}`, { ...renamed, active: false });
     expect(deactivated.status).toBe(200);
     const before = await refreshTokensOf(offerId);
     await expect(wallet.refresh(issuer, CONFIGURATION, refreshToken, { dpopJwk })).rejects.toMatchObject({
