@@ -258,6 +258,20 @@ describe('refresh tokens', () => {
     expect((await refresh(rt, key)).status).toBe(200);
   });
 
+  it('does not let a replayed DPoP proof end the family through a used token', async () => {
+    const key = await dpopKey();
+    const { offerId, tokens } = await redeem(refreshing, key);
+    const proof = await tokenProof(key);
+    const used = tokens.refresh_token as string;
+    const send = (rt: string, dpop: string) =>
+      form(TOKEN, { grant_type: 'refresh_token', refresh_token: rt }, dpop);
+    const refreshed = (await (await send(used, proof)).json()) as Tokens;
+    const before = await storedTokens(offerId);
+    await expectError(await send(used, proof), 400, 'invalid_dpop_proof');
+    expect(await storedTokens(offerId)).toEqual(before);
+    expect((await refresh(refreshed.refresh_token as string, key)).status).toBe(200);
+  });
+
   it('refuses unknown tokens and missing parameters with their errors', async () => {
     await expectError(await refresh('vci_rt_nope'), 400, 'invalid_grant');
     await expectError(await form(TOKEN, { grant_type: 'refresh_token' }), 400, 'invalid_request');

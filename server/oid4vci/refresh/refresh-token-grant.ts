@@ -37,6 +37,8 @@ export async function refreshTokenGrant(req: Request, res: Response, config: Con
   if (family.clientId && wallet?.clientId !== family.clientId)
     throw invalidClient('the refresh token was issued to another wallet: authenticate as that wallet');
   if (presented.used) {
+    // A replayed DPoP proof or PoP is refused first: only a fresh proof of the key ends the family.
+    await proofs.spend(req.em);
     await req.em.transactional((tx) => endFamily(tx, family, 'refresh_token.reused'));
     throw invalidGrant(REUSED);
   }
