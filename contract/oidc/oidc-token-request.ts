@@ -4,7 +4,8 @@ import { z } from 'zod';
  * The form of POST /oauth2/token (RFC 6749 section 4.1.3, OID4VCI 1.0 section 6.1), one grant per
  * request. The client authenticates by exactly one method: HTTP Basic, client_secret in the form, or a
  * private_key_jwt assertion (RFC 7523); the pre-authorized code grant needs none (or a wallet
- * attestation in the OAuth-Client-Attestation headers).
+ * attestation in the OAuth-Client-Attestation headers), and the refresh token grant the wallet
+ * attestation its first grant had, if any.
  */
 export const OidcTokenRequest = z.object({
   grant_type: z
