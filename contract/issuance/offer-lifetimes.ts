@@ -19,7 +19,7 @@ export const PreAuthorizedCodeLifetime = z.number().int().min(60).max(3_600);
 
 /**
  * How long a wallet may refresh its credential with refresh tokens after the token grant, in
- * seconds: an hour to a year. HAIP 1.0 section 4.3 advises against refreshing more than a year
+ * seconds: an hour to a year. HAIP 1.0 section 4.4 advises against refreshing more than a year
  * after the original issuance; rotating a refresh token does not extend this.
  */
 export const RefreshTokenLifetime = z

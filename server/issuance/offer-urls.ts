@@ -6,7 +6,7 @@ export const offerLocation = (issuerUrl: string, offerId: string) =>
 
 /**
  * The link that opens a wallet with the offer: `openid-credential-offer://` (OID4VCI 1.0 section
- * 4.1) or `haip-vci://` (HAIP 1.0 section 4.1), the same offer by reference either way.
+ * 4.1) or `haip-vci://` (HAIP 1.0 section 4.2), the same offer by reference either way.
  */
 export const offerUri = (
   issuerUrl: string,

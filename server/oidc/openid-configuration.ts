@@ -40,7 +40,7 @@ export function authorizationServerMetadata(
     token_endpoint: e.token,
     grant_types_supported: [
       ...(at.verifier || at.issuer ? ['authorization_code'] : []),
-      // refresh_token: credential refresh, for tenants that allow it (HAIP 1.0 section 4.3).
+      // refresh_token: credential refresh, for tenants that allow it (HAIP 1.0 section 4.4).
       ...(at.issuer ? [PRE_AUTHORIZED_CODE_GRANT, 'refresh_token'] : []),
     ],
     token_endpoint_auth_methods_supported: [

@@ -31,7 +31,7 @@ export const Tenant = defineEntity({
     offerUriScheme: p.enum(OFFER_URI_SCHEMES).nullable(),
     /**
      * Seconds after the token grant a wallet may refresh its credential with a refresh token
-     * (HAIP 1.0 section 4.3, OID4VCI 1.0 section 13.5); null: no refresh tokens.
+     * (HAIP 1.0 section 4.4, OID4VCI 1.0 section 13.5); null: no refresh tokens.
      */
     refreshTokenTtlSeconds: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -10,7 +10,7 @@ import { startTenantFixture, type TenantFixture } from '../support/tenant-fixtur
 import { ThirdPartyWallet } from '../support/third-party-wallet.js';
 
 /**
- * HAIP 1.0 section 4.1 offers: `haip-vci://` beside `openid-credential-offer://`, chosen per
+ * HAIP 1.0 section 4.2 offers: `haip-vci://` beside `openid-credential-offer://`, chosen per
  * request (`offer_uri_scheme`) or as the tenant's default (admin `offer_uri_scheme`). The API's
  * credential_offer_uri, the offer page's link and QR code and the offer mail all carry the chosen
  * scheme, and wallets (one built on @openid4vc/openid4vci, and clients/wallet) redeem a haip-vci:// link.

@@ -9,7 +9,7 @@ import { type makeWalletProvider, walletProviderWithAnchorsFile } from '../suppo
 
 /**
  * Credential refresh as a third-party wallet (@openid4vc/openid4vci and @openid4vc/oauth2) does it,
- * HAIP 1.0 section 4.3: the tenant allows refresh tokens, the wallet gets one with its access token
+ * HAIP 1.0 section 4.4: the tenant allows refresh tokens, the wallet gets one with its access token
  * (authorization code flow and pre-authorized code flow, DPoP-bound, with a wallet attestation),
  * refreshes at the token endpoint the metadata names and fetches a fresh credential for a new key.
  * The refresh token is bound to the attested wallet, and ends with the SCIM user it was issued to.

@@ -11,7 +11,7 @@ import { acmeTenant } from '../support/test-service.js';
 
 /**
  * Refresh tokens at the issuer (RFC 6749 section 6, OID4VCI 1.0 section 13.5, HAIP 1.0 section
- * 4.3) over raw HTTP with hand-made DPoP proofs: a tenant that allows refresh gets a refresh token
+ * 4.4) over raw HTTP with hand-made DPoP proofs: a tenant that allows refresh gets a refresh token
  * beside the access token, the refresh gives a new access token that fetches a fresh credential for
  * a new holder key, tokens rotate and a reused one ends its family (RFC 9700 section 4.14.2), the
  * DPoP key binds the refresh token (RFC 9449 section 5), and a revoked credential ends refreshing.

@@ -18,7 +18,7 @@ export const Oid4vciRefreshFamily = defineEntity({
     clientId: p.string().nullable(),
     scimUserId: p.uuid().nullable(),
     createdAt: p.datetime(),
-    /** Fixed at the grant: rotation never extends it (HAIP 1.0 section 4.3 note). */
+    /** Fixed at the grant: rotation never extends it (HAIP 1.0 section 4.4 note). */
     expiresAt: p.datetime(),
   },
 });

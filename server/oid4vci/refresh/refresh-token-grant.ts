@@ -15,7 +15,7 @@ const REUSED = 'this refresh token was used before: its grant has ended, start t
 
 /**
  * The refresh token grant (RFC 6749 section 6) for credential refresh (OID4VCI 1.0 section 13.5,
- * HAIP 1.0 section 4.3): a new access token for the same issuance, so that the wallet can fetch a
+ * HAIP 1.0 section 4.4): a new access token for the same issuance, so that the wallet can fetch a
  * fresh credential with a new key proof. The token presented must be of a live family, proven by
  * the DPoP key and the attested wallet the family is bound to (RFC 9449 section 5), and its
  * credential still in good standing; it is then used up and replaced (rotation). A token presented
