@@ -26,6 +26,7 @@ import { LocalKeyStore } from './keys/local-key-store.js';
 import { createLogger } from './logger.js';
 import { listenMetrics } from './metrics/metrics-server.js';
 import { metricsOf } from './metrics/service-metrics.js';
+import { scheduleRefreshFamilySweep } from './oid4vci/refresh/sweep-refresh-families.js';
 import { verifierServices } from './oid4vp/assemble-verifier.js';
 import { startEmbeddedPostgres } from './persistence/embedded/embedded-postgres.js';
 import { migrate, openOrm } from './persistence/orm.js';
@@ -125,6 +126,7 @@ export async function startService(
     ? scheduleAuditSealing(orm, keys, config.AUDIT_SEAL_INTERVAL_MS, logger)
     : async () => undefined;
   const stopExpiry = config.runsWorkers ? scheduleIdempotencyExpiry(orm, logger) : () => undefined;
+  const stopRefreshSweep = config.runsWorkers ? scheduleRefreshFamilySweep(orm, logger) : () => undefined;
   // Status changes are published by worker nodes looking for them, not by an outbox row per change.
   const stopPublishing = config.runsWorkers
     ? scheduleStatusListPublishing(orm, { signer: keys, issuerUrl: config.issuerUrl, logger })
@@ -167,6 +169,7 @@ export async function startService(
       }
       stopSchedule();
       stopExpiry();
+      stopRefreshSweep();
       metricsServer?.close();
       await metricsOf(context).stop();
       await stopSealing();

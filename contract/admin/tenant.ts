@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { OfferLifetime, PreAuthorizedCodeLifetime } from '../issuance/offer-lifetimes.js';
+import {
+  OfferLifetime,
+  PreAuthorizedCodeLifetime,
+  RefreshTokenLifetime,
+} from '../issuance/offer-lifetimes.js';
+import { OfferUriScheme } from '../issuance/offer-uri-scheme.js';
 import { PresentationProfile, PresentationUriScheme } from '../verification/authorization-request.js';
 import { MailSender, TenantBranding } from './tenant-branding.js';
 
@@ -53,6 +58,16 @@ export const TenantUpdateRequest = z
       .describe(
         'haip-1.0: the tenant’s presentation sessions follow HAIP 1.0 (direct_post.jwt only, KB-JWT always, issuers trusted only by x5c chains to the tenant’s trust anchors, ES256, haip-vp links by default); null: no profile',
       ),
+    offer_uri_scheme: OfferUriScheme.nullable()
+      .optional()
+      .describe(
+        'Scheme of the tenant’s credential offer links (HAIP 1.0 haip-vci) unless a request says; null: openid-credential-offer',
+      ),
+    refresh_token_expires_in: RefreshTokenLifetime.nullable()
+      .optional()
+      .describe(
+        'Seconds after the token grant a wallet may refresh its credential with refresh tokens (3600 to 31536000); null: no refresh tokens',
+      ),
   })
   .strict()
   // An update that names nothing to change is a client's mistake (or a body that did not parse as
@@ -79,6 +94,14 @@ export const Tenant = z.object({
   presentation_profile: PresentationProfile.nullable()
     .optional()
     .describe('Verifier profile of the tenant’s presentation sessions; null: none'),
+  offer_uri_scheme: OfferUriScheme.nullable().describe(
+    'Scheme of credential offer links (HAIP 1.0 haip-vci or openid-credential-offer); null: openid-credential-offer',
+  ),
+  refresh_token_expires_in: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Seconds after the token grant refresh tokens are good; null: no refresh tokens'),
   scim_url: z.string().url(),
   created_at: z.string().datetime(),
   updated_at: z.string().datetime(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CredentialPayload } from './employee-payload.js';
 import { OfferLifetime } from './offer-lifetimes.js';
+import { OfferUriScheme } from './offer-uri-scheme.js';
 
 export const PRE_AUTHORIZED_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 
@@ -54,6 +55,9 @@ export const IssuanceRequest = z
     holder_key: HolderKey.optional(),
     expires_in: OfferLifetime.optional().describe(
       "Seconds the offer stays open (60 to 604800); absent: the tenant's offer_expires_in, else 24 hours",
+    ),
+    offer_uri_scheme: OfferUriScheme.optional().describe(
+      "Scheme of credential_offer_uri and of the offer page's link and QR code: openid-credential-offer or haip-vci (HAIP 1.0); absent: the tenant's offer_uri_scheme, else openid-credential-offer",
     ),
   })
   .strict();

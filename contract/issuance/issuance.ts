@@ -17,7 +17,9 @@ export const IssuanceCreated = z.object({
   credential_offer_uri: z
     .string()
     .optional()
-    .describe('openid-credential-offer://?credential_offer_uri=…; present when the delivery is ui or email'),
+    .describe(
+      'openid-credential-offer://?credential_offer_uri=… (or haip-vci://…, see offer_uri_scheme); present when the delivery is ui or email',
+    ),
   expires_in: z.number().int().describe('Seconds until the offer expires'),
   delivery: z.array(z.enum(DELIVERY_MODES)),
   credential: z.string().optional().describe('The signed SD-JWT VC, for direct delivery'),

@@ -17,5 +17,16 @@ export const OfferLifetime = z
  */
 export const PreAuthorizedCodeLifetime = z.number().int().min(60).max(3_600);
 
+/**
+ * How long a wallet may refresh its credential with refresh tokens after the token grant, in
+ * seconds: an hour to a year. HAIP 1.0 section 4.4 advises against refreshing more than a year
+ * after the original issuance; rotating a refresh token does not extend this.
+ */
+export const RefreshTokenLifetime = z
+  .number()
+  .int()
+  .min(3_600)
+  .max(365 * 86_400);
+
 /** The default of PreAuthorizedCodeLifetime: ten minutes, time to read the tx_code mail and type it. */
 export const DEFAULT_PRE_AUTHORIZED_CODE_SECONDS = 600;

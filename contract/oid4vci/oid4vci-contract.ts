@@ -58,7 +58,7 @@ export const oid4vciContract = c.router(
       contentType: 'application/x-www-form-urlencoded',
       body: TokenRequest,
       responses: { 200: TokenResponse, ...oauthErrors },
-      summary: 'Token endpoint: pre-authorized code with tx_code',
+      summary: 'Token endpoint: pre-authorized code with tx_code, and refresh tokens',
     },
     nonce: {
       method: 'POST',

@@ -9,6 +9,7 @@ export const TokenRequest = z
     grant_type: z.string().optional(),
     'pre-authorized_code': z.string().optional(),
     tx_code: z.string().optional(),
+    refresh_token: z.string().optional(),
   })
   .passthrough();
 
@@ -20,4 +21,10 @@ export const TokenResponse = z.object({
   access_token: z.string(),
   token_type: z.enum(['Bearer', 'DPoP']),
   expires_in: z.number().int(),
+  refresh_token: z
+    .string()
+    .optional()
+    .describe(
+      'When the tenant allows credential refresh: for grant_type=refresh_token (RFC 6749 section 6), good once, bound like the access token',
+    ),
 });

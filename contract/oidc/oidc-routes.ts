@@ -144,7 +144,7 @@ export const oidcRoutes = c.router(
         ...tooMany,
       },
       summary:
-        'Token endpoint of every grant the metadata lists: authorization codes of sign-ins, integrator sessions and issuances, pre-authorized codes of offers',
+        'Token endpoint of every grant the metadata lists: authorization codes of sign-ins, integrator sessions and issuances, pre-authorized codes of offers, refresh tokens of issuances (credential refresh)',
       metadata: { security: 'token-client' },
     },
     userinfo: {

@@ -4,11 +4,12 @@ import { z } from 'zod';
  * The form of POST /oauth2/token (RFC 6749 section 4.1.3, OID4VCI 1.0 section 6.1), one grant per
  * request. The client authenticates by exactly one method: HTTP Basic, client_secret in the form, or a
  * private_key_jwt assertion (RFC 7523); the pre-authorized code grant needs none (or a wallet
- * attestation in the OAuth-Client-Attestation headers).
+ * attestation in the OAuth-Client-Attestation headers), and the refresh token grant the wallet
+ * attestation its first grant had, if any.
  */
 export const OidcTokenRequest = z.object({
   grant_type: z
-    .enum(['authorization_code', 'urn:ietf:params:oauth:grant-type:pre-authorized_code'])
+    .enum(['authorization_code', 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'refresh_token'])
     .describe('The grants the metadata at this host lists'),
   code: z
     .string()
@@ -37,6 +38,12 @@ export const OidcTokenRequest = z.object({
   client_assertion: z.string().optional().describe('private_key_jwt: a JWT signed with a registered key'),
   'pre-authorized_code': z.string().optional().describe('The pre-authorized code of a credential offer'),
   tx_code: z.string().optional().describe('The code the employee received by e-mail'),
+  refresh_token: z
+    .string()
+    .optional()
+    .describe(
+      'refresh_token (credential issuer): the refresh token of the last token response; used once, then replaced',
+    ),
 });
 
 /** Headers of a wallet's token request (the pre-authorized code, or the code of an issuance), and of PAR. */

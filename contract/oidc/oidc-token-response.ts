@@ -12,4 +12,10 @@ export const OidcTokenResponse = z.object({
     .optional()
     .describe('authorization_code: the ID token (ES256) with the claims read from the presented credential'),
   scope: z.string().optional(),
+  refresh_token: z
+    .string()
+    .optional()
+    .describe(
+      'Credential issuer, when the tenant allows credential refresh: for grant_type=refresh_token; good once, each use returns a new one',
+    ),
 });

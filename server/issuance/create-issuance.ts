@@ -6,6 +6,7 @@ import {
   type OfferGrantType,
   PRE_AUTHORIZED_CODE_GRANT,
 } from '../../contract/issuance/issuance-request.js';
+import type { OfferUriScheme } from '../../contract/issuance/offer-uri-scheme.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
@@ -49,6 +50,8 @@ export interface CheckedIssuance {
   expiresIn?: number | undefined;
   /** The grant the offer names (absent: the pre-authorized code). */
   grantType?: OfferGrantType | undefined;
+  /** The offer link's scheme (absent: the tenant's, else openid-credential-offer). */
+  offerUriScheme?: OfferUriScheme | undefined;
 }
 
 /**
@@ -80,6 +83,11 @@ export async function checkIssuanceRequest(
   if (req.grant_type === AUTHORIZATION_CODE_GRANT && !offered) {
     throw validationError([{ field: 'grant_type', message: 'only used when an offer is made (ui, email)' }]);
   }
+  if (req.offer_uri_scheme !== undefined && !offered) {
+    throw validationError([
+      { field: 'offer_uri_scheme', message: 'only used when an offer is made (ui, email)' },
+    ]);
+  }
   if (req.expires_in !== undefined && !offered) {
     throw validationError([{ field: 'expires_in', message: 'only used when an offer is made (ui, email)' }]);
   }
@@ -92,6 +100,7 @@ export async function checkIssuanceRequest(
     holderKey: req.holder_key,
     expiresIn: req.expires_in,
     grantType: req.grant_type,
+    offerUriScheme: req.offer_uri_scheme,
   };
 }
 
@@ -125,6 +134,8 @@ export async function recordIssuance(
   const txCode = offered && grantType === PRE_AUTHORIZED_CODE_GRANT ? newTxCode() : undefined;
   const now = new Date();
   const lifetimes = offerLifetimes(s.offerTtlSeconds, tenant, c.expiresIn);
+  const scheme = c.offerUriScheme ?? tenant.offerUriScheme ?? 'openid-credential-offer';
+  const uri = offerUri(s.issuerUrl, offerId, scheme);
   const issuance = tx.create(Issuance, {
     id: offerId,
     tenantId: tenant.id,
@@ -133,6 +144,7 @@ export async function recordIssuance(
     email: c.email ?? null,
     delivery,
     grantType,
+    offerUriScheme: offered ? scheme : null,
     status: 'offered',
     txCodeHash: txCode ? s.codes.hashTxCode(offerId, txCode) : null,
     txCodeFailures: 0,
@@ -151,7 +163,7 @@ export async function recordIssuance(
       tenantId: tenant.id,
       template: 'credential-offer',
       to: c.email,
-      params: { organization, offerPage: page },
+      params: { organization, offerPage: page, offerUri: uri },
     });
   }
   if (txCode && c.email) {
@@ -181,7 +193,7 @@ export async function recordIssuance(
   }
   return {
     offerId,
-    ...(offered ? { offerUri: offerUri(s.issuerUrl, offerId) } : {}),
+    ...(offered ? { offerUri: uri } : {}),
     expiresIn: lifetimes.offerSeconds,
     delivery,
     ...(credential ? { credential } : {}),

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import type { DeliveryModeName, OfferGrantType } from '../../contract/issuance/issuance-request.js';
+import { OFFER_URI_SCHEMES } from '../../contract/issuance/offer-uri-scheme.js';
 
 export const ISSUANCE_STATUSES = ['offered', 'redeemed', 'issued', 'locked', 'withdrawn'] as const;
 
@@ -19,6 +20,8 @@ export const Issuance = defineEntity({
     delivery: p.json<DeliveryModeName[]>(),
     /** The grant the offer names: the pre-authorized code, or the authorization code (PAR, login). */
     grantType: p.string().$type<OfferGrantType>(),
+    /** Scheme of the offer's link, as chosen when it was made; null (older offers): openid-credential-offer. */
+    offerUriScheme: p.enum(OFFER_URI_SCHEMES).nullable(),
     status: p.enum(ISSUANCE_STATUSES),
     /** SHA-256 of the offer id and the tx_code; null when no code was sent. */
     txCodeHash: p.string().nullable(),

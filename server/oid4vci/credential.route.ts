@@ -50,16 +50,10 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql
       required: configuration.keyAttestationsRequired ?? null,
     });
     const cNonces = await checkCNonces(ctx.signer, holder.nonces);
-    const batch = await issueToWallet(
-      req.em,
-      { signer: ctx.signer, issuerUrl },
-      grant.issuanceId,
-      configuration,
-      {
-        keys: holder.keys,
-        cNonces,
-      },
-    );
+    const batch = await issueToWallet(req.em, { signer: ctx.signer, issuerUrl }, grant, configuration, {
+      keys: holder.keys,
+      cNonces,
+    });
     return {
       status: 200,
       body: {

@@ -1,35 +1,66 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JWK } from 'jose';
 import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { claimRedeemedIssuance } from '../issuance/claim-redeemed-issuance.js';
-import { type IssuedBatch, issueCredentials } from '../issuance/issue-credentials.js';
+import { Issuance } from '../issuance/issuance.entity.js';
+import { type IssuanceToIssue, type IssuedBatch, issueCredentials } from '../issuance/issue-credentials.js';
 import type { Signer } from '../keys/signer.js';
 import { transactionSql } from '../persistence/sql.js';
+import type { AccessTokenGrant } from './access-token-store.js';
 import type { CheckedCNonce } from './c-nonce-store.js';
 import { credentialRequestDenied, invalidNonce, invalidToken } from './oauth-error.js';
+import { refreshedIssuance } from './refresh/refreshed-issuance.js';
 
 /**
  * The credential endpoint's work once the request, its proofs (and key attestations) and their
  * c_nonces have been checked: in one transaction the issuance is claimed, the nonces are used up and
  * one credential per holder key is issued. Any failure leaves the nonces unused and the issuance
  * redeemable.
+ *
+ * An access token of a refresh grant gets one fresh credential (batch) for an issuance already
+ * issued, from its refresh family's copy of the payload, while the family lives and the credential
+ * is in good standing; the issuance itself stays as it is.
  */
 export async function issueToWallet(
   em: EntityManager,
   ctx: { signer: Signer; issuerUrl: string },
-  issuanceId: string,
+  grant: AccessTokenGrant,
   configuration: CredentialConfiguration,
   holder: { keys: JWK[]; cNonces: CheckedCNonce[] },
 ): Promise<IssuedBatch> {
   return em.transactional(async (tx) => {
-    const issuance = await claimRedeemedIssuance(tx, issuanceId);
-    if (issuance === 'issued')
-      throw credentialRequestDenied('the credentials of this offer were already issued');
-    if (issuance === 'not-redeemed') throw invalidToken('the access token is not valid for this offer');
+    const issuance = grant.refresh
+      ? await refreshedToIssue(tx, grant.issuanceId, grant.refresh)
+      : await claim(tx, grant.issuanceId);
     if (!(await useCNonces(tx, holder.cNonces)))
       throw invalidNonce('a proof or key attestation nonce is not a fresh c_nonce of this issuer');
     return issueCredentials(tx, { ...ctx, actor: 'wallet' }, issuance, configuration, holder.keys);
   });
+}
+
+/** The redeemed issuance, claimed for issuing by one conditional UPDATE. */
+async function claim(tx: EntityManager, issuanceId: string): Promise<IssuanceToIssue> {
+  const issuance = await claimRedeemedIssuance(tx, issuanceId);
+  if (issuance === 'issued')
+    throw credentialRequestDenied('the credentials of this offer were already issued');
+  if (issuance === 'not-redeemed') throw invalidToken('the access token is not valid for this offer');
+  return issuance;
+}
+
+/**
+ * What a refreshed token issues from: the family's copy once the issuance was issued; before that,
+ * the issuance itself, claimed as usual. Its row is locked while the family is checked.
+ */
+async function refreshedToIssue(
+  tx: EntityManager,
+  issuanceId: string,
+  refresh: NonNullable<AccessTokenGrant['refresh']>,
+): Promise<IssuanceToIssue> {
+  const found = await tx.findOne(Issuance, { id: issuanceId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!found) throw invalidToken('the offer of this access token no longer exists');
+  const issuance = await refreshedIssuance(tx, found, refresh);
+  return issuance === found ? claim(tx, issuanceId) : issuance;
 }
 
 /** Records the c_nonces as used, in one conditional insert: true when none was used before. */

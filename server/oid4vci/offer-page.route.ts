@@ -44,7 +44,7 @@ export function offerPageRoute(issuerUrl: string) {
       return;
     }
     const brand = await loadTenantPage(req.em, issuance.tenantId, issuance.configurationId);
-    const uri = offerUri(issuerUrl, issuance.id);
+    const uri = offerUri(issuerUrl, issuance.id, issuance.offerUriScheme);
     const qr = await qrCodeSvg(uri);
     const e = escapeHtml;
     allowLogo(res, brand);

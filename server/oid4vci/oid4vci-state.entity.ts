@@ -12,6 +12,10 @@ export const Oid4vciAccessToken = defineEntity({
     issuanceId: p.string(),
     expiresAt: p.datetime(),
     dpopJkt: p.string().nullable(),
+    /** The refresh family that gave this token (null: the code grant); it goes with the family. */
+    refreshFamilyId: p.string().nullable(),
+    /** When a refreshed token got its one credential response. */
+    spentAt: p.datetime().nullable(),
   },
 });
 export type Oid4vciAccessToken = InferEntity<typeof Oid4vciAccessToken>;

@@ -31,7 +31,7 @@ export async function preAuthorizedCodeGrant(req: Request, res: Response, config
     throw invalidGrant('unknown pre-authorized code');
   }
   await proofs.spend(req.em);
-  const accessToken = await redeemPreAuthorizedCode(req.em, codes, read, body.tx_code, {
+  const tokens = await redeemPreAuthorizedCode(req.em, codes, read, body.tx_code, {
     dpopJkt: dpop?.jkt,
     clientId: wallet?.clientId,
   }).catch((e: unknown) => {
@@ -41,8 +41,9 @@ export async function preAuthorizedCodeGrant(req: Request, res: Response, config
   });
   proofs.sendNextNonce(res);
   return {
-    access_token: accessToken,
+    access_token: tokens.accessToken,
     token_type: dpop ? ('DPoP' as const) : ('Bearer' as const),
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    ...(tokens.refreshToken ? { refresh_token: tokens.refreshToken } : {}),
   };
 }

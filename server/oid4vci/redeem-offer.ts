@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
+import { ScimUser } from '../directory/scim-user.entity.js';
 import type { Issuance } from '../issuance/issuance.entity.js';
+import { cachedTenant } from '../tenants/tenant-cache.js';
 import { issueAccessToken } from './access-token-store.js';
+import { openRefreshFamily } from './refresh/refresh-token-store.js';
 
 /**
  * After this many wrong codes an offer is dead: tx_codes at the token endpoint and one-time codes
@@ -17,16 +20,27 @@ export interface TokenBinding {
   clientId?: string | undefined;
 }
 
+/** The tokens of a redeemed offer; a refresh token when the tenant allows credential refresh. */
+export interface RedeemedTokens {
+  accessToken: string;
+  refreshToken?: string;
+}
+
 /**
  * Both grants' last step, in the caller's transaction with the offer's row locked and found open:
- * the offer is redeemed (audited) and gets its access token, bound as the request proved.
+ * the offer is redeemed (audited) and gets its access token, bound as the request proved. When the
+ * tenant sets refresh_token_expires_in, a refresh family is opened with the same binding: both the
+ * authorization code and the pre-authorized code grant get a refresh token (RFC 6749 section 6
+ * leaves it to the server; the pre-authorized code's holder proved the tx_code as the signed-in
+ * holder proved the one-time code).
  */
 export async function redeemOffer(
   tx: EntityManager,
   issuance: Issuance,
   binding: TokenBinding,
   details: Record<string, unknown> = {},
-): Promise<string> {
+): Promise<RedeemedTokens> {
+  const payload = issuance.payload;
   issuance.status = 'redeemed';
   issuance.redeemedAt = new Date();
   await tx.flush();
@@ -41,7 +55,25 @@ export async function redeemOffer(
       ...(binding.clientId ? { wallet_client_id: binding.clientId } : {}),
     },
   });
-  return issueAccessToken(tx, issuance.id, binding.dpopJkt);
+  const accessToken = await issueAccessToken(tx, issuance.id, binding.dpopJkt);
+  const ttlSeconds = (await cachedTenant(tx, issuance.tenantId))?.refreshTokenTtlSeconds;
+  if (!ttlSeconds || !payload) return { accessToken };
+  // The SCIM user the offer was made for (if any): refreshing ends when that user goes or turns inactive.
+  const user = await tx.findOne(
+    ScimUser,
+    { tenantId: issuance.tenantId, issuanceId: issuance.id },
+    { fields: ['id'], disableIdentityMap: true },
+  );
+  const { refreshToken } = await openRefreshFamily(tx, {
+    issuanceId: issuance.id,
+    tenantId: issuance.tenantId,
+    payload,
+    dpopJkt: binding.dpopJkt,
+    clientId: binding.clientId,
+    scimUserId: user?.id,
+    ttlSeconds,
+  });
+  return { accessToken, refreshToken };
 }
 
 /**

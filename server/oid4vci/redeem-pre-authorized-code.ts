@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Issuance } from '../issuance/issuance.entity.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
 import { invalidGrant, invalidRequest } from './oauth-error.js';
-import { countWrongCode, redeemOffer, type TokenBinding } from './redeem-offer.js';
+import { countWrongCode, type RedeemedTokens, redeemOffer, type TokenBinding } from './redeem-offer.js';
 
 /**
  * The token endpoint's pre-authorized code grant, for a code already read (its MAC checked). The
@@ -16,7 +16,7 @@ export async function redeemPreAuthorizedCode(
   code: { offerId: string; expiresAt: Date },
   txCode: string | undefined,
   binding: TokenBinding = {},
-): Promise<string> {
+): Promise<RedeemedTokens> {
   // The code's own short clock (OID4VCI 1.0 section 4.1.1); the offer behind it may still be open.
   if (code.expiresAt <= new Date())
     throw invalidGrant('the pre-authorized code has expired; open the offer again for a fresh one');
@@ -38,8 +38,8 @@ export async function redeemPreAuthorizedCode(
         return invalidGrant(locked ? 'wrong tx_code; the offer is now locked' : 'wrong tx_code');
       }
     }
-    return { accessToken: await redeemOffer(tx, issuance, binding) };
+    return redeemOffer(tx, issuance, binding);
   });
   if (outcome instanceof Error) throw outcome;
-  return outcome.accessToken;
+  return outcome;
 }

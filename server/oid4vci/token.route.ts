@@ -5,11 +5,13 @@ import type { Config } from '../config.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
 import { invalidRequest, unsupportedGrantType } from './oauth-error.js';
 import { preAuthorizedCodeGrant } from './pre-authorized-code-grant.js';
+import { refreshTokenGrant } from './refresh/refresh-token-grant.js';
 
 const s = initServer();
 
 /**
- * OID4VCI 1.0 section 6: the issuer's first token endpoint, for the pre-authorized code grant only.
+ * OID4VCI 1.0 section 6: the issuer's first token endpoint, for the pre-authorized code grant (and
+ * the refresh tokens it may give).
  * The metadata now names `/oauth2/token` (one authorization server per origin); this one stays for
  * wallets that cached the old metadata, and runs the same grant.
  */
@@ -22,8 +24,10 @@ export function tokenRoute(config: Config, codes: OfferCodes) {
       );
     }
     if (!body.grant_type) throw invalidRequest('grant_type is required');
+    if (body.grant_type === 'refresh_token')
+      return { status: 200, body: await refreshTokenGrant(req, res, config) };
     if (body.grant_type !== PRE_AUTHORIZED_CODE_GRANT)
-      throw unsupportedGrantType(`only ${PRE_AUTHORIZED_CODE_GRANT} is supported`);
+      throw unsupportedGrantType(`only ${PRE_AUTHORIZED_CODE_GRANT} and refresh_token are supported`);
     return { status: 200, body: await preAuthorizedCodeGrant(req, res, config, codes) };
   });
 }

@@ -17,6 +17,7 @@ import {
   unsupportedGrantType,
 } from '../oid4vci/oauth-error.js';
 import { preAuthorizedCodeGrant } from '../oid4vci/pre-authorized-code-grant.js';
+import { refreshTokenGrant } from '../oid4vci/refresh/refresh-token-grant.js';
 import { walletSecurity } from '../oid4vci/wallet-security.js';
 import { mountAuthorizationEndpoint } from './authorization-endpoint.js';
 import { authenticateClient } from './client-authentication.js';
@@ -67,6 +68,9 @@ export function mountOidc(
         const at = servedRoles(ctx.config, req.hostname);
         if (grant === PRE_AUTHORIZED_CODE_GRANT && at?.issuer)
           return res.json(await preAuthorizedCodeGrant(req, res, ctx.config, ctx.issuance.codes));
+        // Only the credential issuer gives refresh tokens (the OpenID provider's logins do not).
+        if (grant === 'refresh_token' && at?.issuer)
+          return res.json(await refreshTokenGrant(req, res, ctx.config));
         // Issuance codes carry a prefix; the OpenID provider's login codes never do.
         if (grant === 'authorization_code' && at?.issuer && (!at.verifier || isIssuanceCode(req.body.code)))
           return res.json(await authorizationCodeGrant(req, res, ctx.config, ctx.shared.ttl, ctx.issuance));

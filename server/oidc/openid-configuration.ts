@@ -40,7 +40,8 @@ export function authorizationServerMetadata(
     token_endpoint: e.token,
     grant_types_supported: [
       ...(at.verifier || at.issuer ? ['authorization_code'] : []),
-      ...(at.issuer ? [PRE_AUTHORIZED_CODE_GRANT] : []),
+      // refresh_token: credential refresh, for tenants that allow it (HAIP 1.0 section 4.4).
+      ...(at.issuer ? [PRE_AUTHORIZED_CODE_GRANT, 'refresh_token'] : []),
     ],
     token_endpoint_auth_methods_supported: [
       ...(at.verifier ? ['client_secret_basic', 'client_secret_post', 'private_key_jwt'] : []),

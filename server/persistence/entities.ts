@@ -8,6 +8,7 @@ import { IssuedCredential } from '../issuance/issued-credential.entity.js';
 import { SigningKey } from '../keys/signing-key.entity.js';
 import { MailMessage } from '../mail/mail-message.entity.js';
 import { Oid4vciAccessToken, Oid4vciNonce } from '../oid4vci/oid4vci-state.entity.js';
+import { Oid4vciRefreshFamily, Oid4vciRefreshToken } from '../oid4vci/refresh/refresh-family.entity.js';
 import { OidcAuthorization } from '../oidc/oidc-authorization.entity.js';
 import { OidcClient } from '../oidc/oidc-client.entity.js';
 import { OutboxMessage } from '../outbox/outbox-message.entity.js';
@@ -34,6 +35,8 @@ export const entities = [
   IssuedCredential,
   Oid4vciAccessToken,
   Oid4vciNonce,
+  Oid4vciRefreshFamily,
+  Oid4vciRefreshToken,
   Tenant,
   HolderSignInProvider,
   ApiToken,

@@ -61,6 +61,8 @@ export function adminTenantRoutes(config: Config) {
             preAuthorizedCodeTtlSeconds: body.pre_authorized_code_expires_in,
             presentationUriScheme: body.presentation_uri_scheme,
             presentationProfile: body.presentation_profile,
+            offerUriScheme: body.offer_uri_scheme,
+            refreshTokenTtlSeconds: body.refresh_token_expires_in,
           },
           adminActor(req),
         ),

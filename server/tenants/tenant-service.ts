@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import type { OfferUriScheme } from '../../contract/issuance/offer-uri-scheme.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { conflict, notFound } from '../domain-errors.js';
 import { ApiToken, type TokenKind } from './api-token.entity.js';
@@ -25,6 +26,8 @@ export interface TenantChanges {
   preAuthorizedCodeTtlSeconds?: number | null | undefined;
   presentationUriScheme?: 'openid4vp' | 'haip-vp' | null | undefined;
   presentationProfile?: 'haip-1.0' | null | undefined;
+  offerUriScheme?: OfferUriScheme | null | undefined;
+  refreshTokenTtlSeconds?: number | null | undefined;
 }
 
 /** Creates the tenant with one integrator and one SCIM token, and records it, all or nothing. */
@@ -41,6 +44,8 @@ export async function createTenant(em: EntityManager, input: TenantInput, actor:
         preAuthorizedCodeTtlSeconds: null,
         presentationUriScheme: null,
         presentationProfile: null,
+        offerUriScheme: null,
+        refreshTokenTtlSeconds: null,
       });
       await tx.flush();
       const integrator = await addToken(tx, input.id, 'integrator', null, actor);

@@ -2,6 +2,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { Mandator as MandatorSchema } from '../../contract/admin/tenant.js';
 import type { TenantBranding } from '../../contract/admin/tenant-branding.js';
+import { OFFER_URI_SCHEMES } from '../../contract/issuance/offer-uri-scheme.js';
 
 export type Mandator = z.infer<typeof MandatorSchema>;
 export type { TenantBranding };
@@ -28,6 +29,13 @@ export const Tenant = defineEntity({
     presentationUriScheme: p.enum(['openid4vp', 'haip-vp'] as const).nullable(),
     /** Verifier profile of the tenant's presentation sessions (HAIP 1.0); null: none. */
     presentationProfile: p.enum(['haip-1.0'] as const).nullable(),
+    /** Scheme of the tenant's offer links (HAIP 1.0 `haip-vci`); null: `openid-credential-offer`. */
+    offerUriScheme: p.enum(OFFER_URI_SCHEMES).nullable(),
+    /**
+     * Seconds after the token grant a wallet may refresh its credential with a refresh token
+     * (HAIP 1.0 section 4.4, OID4VCI 1.0 section 13.5); null: no refresh tokens.
+     */
+    refreshTokenTtlSeconds: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

@@ -15,6 +15,8 @@ export const tenantView = (t: Tenant, publicUrl: string) => ({
   pre_authorized_code_expires_in: t.preAuthorizedCodeTtlSeconds ?? null,
   presentation_uri_scheme: t.presentationUriScheme ?? null,
   presentation_profile: t.presentationProfile ?? null,
+  offer_uri_scheme: t.offerUriScheme ?? null,
+  refresh_token_expires_in: t.refreshTokenTtlSeconds ?? null,
   scim_url: scimUrlOf(publicUrl, t.id),
   created_at: t.createdAt.toISOString(),
   updated_at: t.updatedAt.toISOString(),

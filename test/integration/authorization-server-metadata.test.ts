@@ -41,7 +41,7 @@ describe('one authorization server per origin (issuer and verifier on one URL)',
       issuer: base,
       token_endpoint: `${base}/oauth2/token`,
       authorization_endpoint: `${base}/oauth2/authorize`,
-      grant_types_supported: ['authorization_code', PRE_AUTH],
+      grant_types_supported: ['authorization_code', PRE_AUTH, 'refresh_token'],
       'pre-authorized_grant_anonymous_access_supported': true,
       token_endpoint_auth_methods_supported: expect.arrayContaining(['none', 'client_secret_basic']),
     });
@@ -131,7 +131,7 @@ describe('two host names: each serves the documents of its own server', () => {
       expect(atIssuer.body).toMatchObject({
         issuer,
         token_endpoint: `${issuer}/oauth2/token`,
-        grant_types_supported: ['authorization_code', PRE_AUTH],
+        grant_types_supported: ['authorization_code', PRE_AUTH, 'refresh_token'],
         // The issuer alone: its authorization code flow takes pushed requests only (HAIP 1.0).
         authorization_endpoint: `${issuer}/oauth2/authorize`,
         pushed_authorization_request_endpoint: `${issuer}/oauth2/par`,

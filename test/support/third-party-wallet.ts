@@ -47,6 +47,8 @@ export interface ThirdPartyReceived {
   tokenType: string;
   /** The wallet's DPoP public key, when it used DPoP. */
   dpopJwk?: JWK;
+  /** The refresh token of the token response, when the issuer gave one. */
+  refreshToken?: string;
 }
 
 /** How the wallet holds itself to its keys at the token endpoint. */
@@ -157,14 +159,20 @@ export class ThirdPartyWallet {
 
   readonly client = new Openid4vciClient({ callbacks: this.#callbacks });
 
-  /** The library's client, authenticating with a wallet attestation when given one. */
-  #clientFor(clientAttestation?: string): Openid4vciClient {
-    if (!clientAttestation) return this.client;
+  /** The library's callbacks, authenticating with a wallet attestation when given one. */
+  #callbacksFor(clientAttestation?: string) {
+    if (!clientAttestation) return this.#callbacks;
     const clientAuthentication = clientAuthenticationClientAttestationJwt({
       clientAttestationJwt: clientAttestation,
       callbacks: this.#callbacks,
     });
-    return new Openid4vciClient({ callbacks: { ...this.#callbacks, clientAuthentication } });
+    return { ...this.#callbacks, clientAuthentication };
+  }
+
+  /** The library's client, authenticating with a wallet attestation when given one. */
+  #clientFor(clientAttestation?: string): Openid4vciClient {
+    if (!clientAttestation) return this.client;
+    return new Openid4vciClient({ callbacks: this.#callbacksFor(clientAttestation) });
   }
 
   /** A wallet instance key for a wallet provider to attest (`cnf.jwk`); the private key stays here. */
@@ -317,11 +325,38 @@ export class ThirdPartyWallet {
     return this.#collect(issuerMetadata, credentialConfigurationId, accessTokenResponse, dpop, dpopJwk);
   }
 
+  /**
+   * Credential refresh (OID4VCI 1.0 section 13.5) as @openid4vc/oauth2 does it: the refresh token
+   * grant at the token endpoint of the issuer's metadata (with the DPoP key and wallet attestation
+   * of the first grant, when given), then a fresh credential for a new holder key as in `receive`.
+   */
+  async refresh(
+    credentialIssuer: string,
+    credentialConfigurationId: string,
+    refreshToken: string,
+    options: { dpopJwk?: JWK; clientAttestation?: string } = {},
+  ): Promise<ThirdPartyReceived> {
+    const callbacks = this.#callbacksFor(options.clientAttestation);
+    const issuerMetadata = await new Openid4vciClient({ callbacks }).resolveIssuerMetadata(credentialIssuer);
+    const [authorizationServerMetadata] = issuerMetadata.authorizationServers;
+    if (!authorizationServerMetadata) throw new Error('no metadata of the authorization server');
+    const { dpopJwk } = options;
+    const { accessTokenResponse, dpop } = await new Oauth2Client({
+      callbacks,
+    }).retrieveRefreshTokenAccessToken({
+      authorizationServerMetadata,
+      refreshToken,
+      resource: credentialIssuer,
+      ...(dpopJwk ? { dpop: { signer: { method: 'jwk', alg: 'ES256', publicJwk: dpopJwk as never } } } : {}),
+    });
+    return this.#collect(issuerMetadata, credentialConfigurationId, accessTokenResponse, dpop, dpopJwk);
+  }
+
   /** From the access token on: nonce, proof, credential, verification and notification. */
   async #collect(
     issuerMetadata: Awaited<ReturnType<Openid4vciClient['resolveIssuerMetadata']>>,
     credentialConfigurationId: string,
-    accessTokenResponse: { access_token: string; token_type: string },
+    accessTokenResponse: { access_token: string; token_type: string; refresh_token?: string | undefined },
     dpop: RequestDpopOptions | undefined,
     dpopJwk: JWK | undefined,
     keyAttestation?: ReceiveOptions['keyAttestation'],
@@ -375,6 +410,7 @@ export class ThirdPartyWallet {
       signedMetadata: issuerMetadata.signedCredentialIssuer !== undefined,
       tokenType: accessTokenResponse.token_type,
       ...(dpopJwk ? { dpopJwk } : {}),
+      ...(accessTokenResponse.refresh_token ? { refreshToken: accessTokenResponse.refresh_token } : {}),
     };
   }
 

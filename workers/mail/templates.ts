@@ -24,12 +24,15 @@ export const templates: Record<string, Template> = {
   'credential-offer': (p) => {
     const { organization, offerPage } = need(p, 'organization', 'offerPage');
     const subject = `Your credential from ${organization}`;
+    // The wallet link itself (openid-credential-offer:// or haip-vci://) for a phone that has the
+    // wallet: mail older than this parameter has only the page.
+    const direct = p.offerUri;
     return {
       subject,
-      text: `${organization} has issued you a credential.\n\nOpen this page on your phone, or scan its QR code with your wallet:\n${offerPage}\n\nYou will be asked for an activation code, which we send in a separate message.\n`,
+      text: `${organization} has issued you a credential.\n\nOpen this page on your phone, or scan its QR code with your wallet:\n${offerPage}\n${direct ? `\nOr open the offer in the wallet on this phone:\n${direct}\n` : ''}\nYou will be asked for an activation code, which we send in a separate message.\n`,
       html: layout(
         subject,
-        `<p>${escapeHtml(organization)} has issued you a credential.</p><p><a href="${escapeHtml(offerPage)}">Open your credential offer</a> on your phone, or scan its QR code with your wallet.</p><p>You will be asked for an activation code, which we send in a separate message.</p>`,
+        `<p>${escapeHtml(organization)} has issued you a credential.</p><p><a href="${escapeHtml(offerPage)}">Open your credential offer</a> on your phone, or scan its QR code with your wallet.</p>${direct ? `<p>Or <a href="${escapeHtml(direct)}">open it in the wallet on this phone</a>.</p>` : ''}<p>You will be asked for an activation code, which we send in a separate message.</p>`,
       ),
     };
   },

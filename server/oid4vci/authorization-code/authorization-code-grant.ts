@@ -93,7 +93,7 @@ export async function authorizationCodeGrant(
   if (!(await takeOnce(store, keys.code(code), AUTHORIZATION_CODE_TTL_SECONDS)))
     throw invalidGrant('unknown, used or expired authorization code');
   await proofs.spend(req.em);
-  const accessToken = await req.em.transactional(async (tx) => {
+  const tokens = await req.em.transactional(async (tx) => {
     const issuance = await issuanceOf(tx, services, pending);
     if (issuance?.status !== 'offered' || issuance.expiresAt <= new Date())
       throw invalidGrant('the offer was used or has expired');
@@ -106,8 +106,9 @@ export async function authorizationCodeGrant(
   });
   proofs.sendNextNonce(res);
   return {
-    access_token: accessToken,
+    access_token: tokens.accessToken,
     token_type: dpop ? ('DPoP' as const) : ('Bearer' as const),
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    ...(tokens.refreshToken ? { refresh_token: tokens.refreshToken } : {}),
   };
 }

@@ -19,6 +19,7 @@ import { Migration20261123001000_dpop } from './Migration20261123001000_dpop.js'
 import { Migration20261123001100_same_device } from './Migration20261123001100_same_device.js';
 import { Migration20261123001200_authorization_code } from './Migration20261123001200_authorization_code.js';
 import { Migration20261124000100_holder_sign_in } from './Migration20261124000100_holder_sign_in.js';
+import { Migration20261124000200_refresh_tokens } from './Migration20261124000200_refresh_tokens.js';
 import { Migration20261124000300_key_attestation } from './Migration20261124000300_key_attestation.js';
 import { Migration20261124000400_dc_api } from './Migration20261124000400_dc_api.js';
 import { Migration20261124000500_haip_profile } from './Migration20261124000500_haip_profile.js';
@@ -53,8 +54,9 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261123001200_authorization_code',
     class: Migration20261123001200_authorization_code,
   },
-  { name: 'Migration20261124000300_key_attestation', class: Migration20261124000300_key_attestation },
-  { name: 'Migration20261124000500_haip_profile', class: Migration20261124000500_haip_profile },
-  { name: 'Migration20261124000400_dc_api', class: Migration20261124000400_dc_api },
   { name: 'Migration20261124000100_holder_sign_in', class: Migration20261124000100_holder_sign_in },
+  { name: 'Migration20261124000200_refresh_tokens', class: Migration20261124000200_refresh_tokens },
+  { name: 'Migration20261124000300_key_attestation', class: Migration20261124000300_key_attestation },
+  { name: 'Migration20261124000400_dc_api', class: Migration20261124000400_dc_api },
+  { name: 'Migration20261124000500_haip_profile', class: Migration20261124000500_haip_profile },
 ];
