@@ -31,6 +31,7 @@ const nameOf = (text: string) => {
  */
 export async function poolSql(orm: Orm): Promise<Sql> {
   const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
+  pool.on('connect', prepareNamedOn);
   return {
     async query<R>(text: string, values: readonly unknown[] = []) {
       const result = await pool.query({ name: nameOf(text), text, values: [...values] });
@@ -48,8 +49,25 @@ export function transactionSql(tx: EntityManager): Sql {
   if (!context) throw new Error('transactionSql needs the transaction of the change');
   return {
     async query<R>(text: string, values: readonly unknown[] = []) {
+      nameOf(text);
       const result = await context.executeQuery(CompiledQuery.raw(text, [...values]));
       return result.rows as R[];
     },
+  };
+}
+
+type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown;
+
+/**
+ * Inside an ORM transaction the driver gets this module's statements as text and values (the query
+ * builder the ORM runs on has no statement names), so PostgreSQL would parse and plan each one
+ * again. Each new connection of the pool therefore sends a statement this module knows under its
+ * name: it is then prepared once per connection there too. Anything else passes through unchanged.
+ */
+function prepareNamedOn(client: pg.PoolClient) {
+  const query = client.query.bind(client) as Query;
+  (client as unknown as { query: Query }).query = (text, values, callback) => {
+    const name = typeof text === 'string' && Array.isArray(values) ? names.get(text) : undefined;
+    return name ? query({ name, text, values }, callback) : query(text, values, callback);
   };
 }
