@@ -22,6 +22,13 @@ export const PAR_PATH = '/oauth2/par';
 export function mountIssuanceAuthorization(app: Express, ctx: SignInCtx): void {
   const store = ctx.shared.ttl;
   const respond = signInResponses(ctx);
+  const showSignIn = respond.step(async (req, res) => {
+    const { client_id: clientId, request_uri: requestUri } = req.query;
+    if (typeof clientId !== 'string' || typeof requestUri !== 'string')
+      throw new SignInError('invalid_request', 'client_id and request_uri are required, once each');
+    const { session, signIn } = await startHolderSignIn(req.em, store, clientId, requestUri);
+    await respond.show(req, res, session, signIn);
+  });
   app.post(
     PAR_PATH,
     formBody('16kb'),
@@ -40,23 +47,11 @@ export function mountIssuanceAuthorization(app: Express, ctx: SignInCtx): void {
     }),
   );
 
-  app.get(
-    '/oauth2/authorize',
-    asyncHandler(async (req, res, next) => {
-      if (req.query.request_uri === undefined) return next();
-      res.setHeader('Cache-Control', 'no-store');
-      const { client_id: clientId, request_uri: requestUri } = req.query;
-      try {
-        if (typeof clientId !== 'string' || typeof requestUri !== 'string')
-          throw new SignInError('invalid_request', 'client_id and request_uri are required, once each');
-        const { session, signIn } = await startHolderSignIn(req.em, store, clientId, requestUri);
-        await respond.show(req, res, session, signIn);
-      } catch (e) {
-        if (e instanceof SignInError) return respond.fail(res, e);
-        throw e;
-      }
-    }),
-  );
+  app.get('/oauth2/authorize', (req, res, next) => {
+    // The OpenID provider's logins come without a request_uri: they go on to server/oidc.
+    if (req.query.request_uri === undefined) return next();
+    showSignIn(req, res, next);
+  });
   mountHolderEmail(app, ctx);
   mountOneTimeCode(app, ctx);
   mountProviderCallback(app, ctx);

@@ -1,7 +1,5 @@
 import type { Express } from 'express';
-import { asyncHandler } from '../../http/async-handler.js';
 import { finishSignIn } from './finish-sign-in.js';
-import { SignInError } from './holder-sign-in.js';
 import { completeProviderSignIn } from './provider-callback.js';
 import { CALLBACK_PATH, type SignInCtx, signInResponses } from './sign-in-responses.js';
 
@@ -20,16 +18,10 @@ export function mountProviderCallback(app: Express, ctx: SignInCtx): void {
   };
   app.get(
     CALLBACK_PATH,
-    asyncHandler(async (req, res) => {
-      res.setHeader('Cache-Control', 'no-store');
-      try {
-        const signIn = await completeProviderSignIn(req.em, services, req.query as Record<string, unknown>);
-        const { code, pending } = await finishSignIn(req.em, ctx.issuance.validator, ctx.shared.ttl, signIn);
-        respond.grant(res, code, pending);
-      } catch (e) {
-        if (e instanceof SignInError) return respond.fail(res, e);
-        throw e;
-      }
+    respond.step(async (req, res) => {
+      const signIn = await completeProviderSignIn(req.em, services, req.query as Record<string, unknown>);
+      const { code, pending } = await finishSignIn(req.em, ctx.issuance.validator, ctx.shared.ttl, signIn);
+      respond.grant(res, code, pending);
     }),
   );
 }

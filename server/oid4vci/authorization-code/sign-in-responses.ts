@@ -1,8 +1,11 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../../app-context.js';
+import { asyncHandler } from '../../http/async-handler.js';
+import { formBody } from '../../http/body-parsers.js';
+import { requireBodyOfType } from '../../http/media-type-guard.js';
 import { redirectTo } from '../../oidc/authorization-request.js';
 import { allowLogo, loadTenantPage } from '../../tenants/branded-page.js';
-import type { HolderSignIn, SignInError } from './holder-sign-in.js';
+import { type HolderSignIn, SignInError } from './holder-sign-in.js';
 import type { PendingAuthorization } from './pending-authorization.js';
 import { providerAuthorizationUrl } from './provider-sign-in.js';
 import { maskEmail, renderEmailPage, renderSignInError, renderSignInPage } from './sign-in-page.js';
@@ -10,6 +13,9 @@ import { maskEmail, renderEmailPage, renderSignInError, renderSignInPage } from 
 export const SIGN_IN_PATH = '/oauth2/authorize/issuance';
 export const EMAIL_PATH = `${SIGN_IN_PATH}/email`;
 export const CALLBACK_PATH = `${SIGN_IN_PATH}/callback`;
+
+/** The body parsing of the sign-in's forms: small, and of the one media type a form posts. */
+export const signInForm = [formBody('4kb'), requireBodyOfType('application/x-www-form-urlencoded')];
 
 export type SignInCtx = Pick<AppContext, 'config' | 'issuance' | 'shared' | 'verifier' | 'logger'>;
 
@@ -54,6 +60,21 @@ export function signInResponses(ctx: SignInCtx) {
       if (!e.redirect) return res.status(400).type('html').send(renderSignInError(e.error, e.description));
       const params = { error: e.error, error_description: e.description, state: e.redirect.state };
       res.redirect(303, redirectTo(e.redirect.redirectUri, params, issuer));
+    },
+    /**
+     * One step of the sign-in as a handler: never cached, and a SignInError answered as `fail` says
+     * (the page, or the wallet's redirect); anything else goes on to the error handler.
+     */
+    step(handle: (req: Request, res: Response) => Promise<unknown>): RequestHandler {
+      return asyncHandler(async (req, res) => {
+        res.setHeader('Cache-Control', 'no-store');
+        try {
+          await handle(req, res);
+        } catch (e) {
+          if (e instanceof SignInError) return this.fail(res, e);
+          throw e;
+        }
+      });
     },
     /** RFC 9207: iss tells the wallet which authorization server answered (mix-up defence). */
     grant(res: Response, code: string, pending: PendingAuthorization) {
