@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { S256_CODE_CHALLENGE } from './pkce.js';
 
 /**
  * The query of GET /oauth2/authorize, one of two requests; each parameter may appear once.
@@ -26,7 +27,7 @@ export const OidcAuthorizeQuery = z.object({
   nonce: z.string().min(1).max(512).optional().describe('Sign-in: required; returned in the ID token'),
   code_challenge: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{43}$/)
+    .regex(S256_CODE_CHALLENGE)
     .optional()
     .describe('Sign-in: required (PKCE, RFC 7636), the base64url SHA-256 of the code_verifier'),
   code_challenge_method: z.literal('S256').optional().describe('Sign-in: required'),

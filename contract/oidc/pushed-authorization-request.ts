@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { S256_CODE_CHALLENGE } from './pkce.js';
 
 /**
  * The form of POST /oauth2/par (RFC 9126; OID4VCI 1.0 section 5.1; HAIP 1.0): a wallet's authorization
@@ -10,7 +11,7 @@ export const PushedAuthorizationRequest = z.object({
   client_id: z.string(),
   redirect_uri: z.string(),
   state: z.string().optional(),
-  code_challenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  code_challenge: z.string().regex(S256_CODE_CHALLENGE),
   code_challenge_method: z.literal('S256'),
   scope: z.string().describe('Exactly one credential configuration, by its scope in the issuer metadata'),
   issuer_state: z.string().describe('The issuer_state of the credential offer’s authorization_code grant'),

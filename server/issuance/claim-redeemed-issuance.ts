@@ -4,7 +4,7 @@ import type { Issuance } from './issuance.entity.js';
 import type { IssuanceToIssue } from './issue-credentials.js';
 
 /** Why a redeemed issuance could not be claimed: it was issued already, or it is not (or no longer) redeemed. */
-export type UnclaimedReason = 'issued' | 'not-redeemed';
+type UnclaimedReason = 'issued' | 'not-redeemed';
 
 /**
  * Claims a redeemed issuance for issuing, in the caller's transaction: one conditional UPDATE that

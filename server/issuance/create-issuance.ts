@@ -183,8 +183,6 @@ export async function recordIssuance(
   });
   let credential: CreatedIssuance['credential'];
   if (delivery.includes('direct')) {
-    // The credential row refers to the issuance: it is written first.
-    await tx.flush();
     const ctx = { signer: s.signer, issuerUrl: s.issuerUrl, actor };
     const batch = await issueCredentials(tx, ctx, issuance, configuration, [c.holderKey]);
     credential = batch.credentials[0];

@@ -6,9 +6,6 @@ import { Oid4vciAccessToken } from './oid4vci-state.entity.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 300;
 
-/** Tokens are found by their SHA-256 (the index compares hashes, never the secret itself). */
-export const tokenHash = hashSecret;
-
 /**
  * What an access token stands for: its issuance and the credential configuration it offers, and the
  * DPoP key it is bound to, if any.
@@ -34,7 +31,7 @@ export async function issueAccessToken(
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await tx.insert(Oid4vciAccessToken, {
-    tokenHash: tokenHash(token),
+    tokenHash: hashSecret(token),
     issuanceId,
     expiresAt: new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000),
     dpopJkt: dpopJkt ?? null,
@@ -49,7 +46,7 @@ export async function issueAccessToken(
  * statement (a token is deleted with its issuance, so the join never drops a live token).
  */
 export async function grantOfAccessToken(sql: Sql, token: string): Promise<AccessTokenGrant | undefined> {
-  const hash = tokenHash(token);
+  const hash = hashSecret(token);
   const [row] = await sql.query<{
     issuance_id: string;
     configuration_id: string;

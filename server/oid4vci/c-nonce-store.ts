@@ -32,7 +32,7 @@ export interface CheckedCNonce {
  * is the credential request's transaction's part (issue-to-wallet.ts): a conditional insert of its
  * hash there makes exactly one of two racing requests win, and a rolled-back request leaves it unused.
  */
-export async function checkCNonce(signer: Signer, nonce: string): Promise<CheckedCNonce | undefined> {
+async function checkCNonce(signer: Signer, nonce: string): Promise<CheckedCNonce | undefined> {
   try {
     // The issuer key by kid, its import remembered.
     const key = async ({ kid }: { kid?: string | undefined }) => {

@@ -3,12 +3,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
 import { canonicalJson } from '../audit/canonical-json.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
+import { hashSecret } from '../tenants/token-secret.js';
 import {
   isEncrypted,
   type PresentationSession,
   statusOf,
 } from '../verification/presentation-session.entity.js';
-import { type Outcome, recordOutcome, sha256 } from '../verification/record-presentation-outcome.js';
+import { type Outcome, recordOutcome } from '../verification/record-presentation-outcome.js';
 import { sessionEvent } from '../verification/session-result.js';
 import { trustAnchorCertificates } from '../verification/trust-anchors.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
@@ -55,7 +56,7 @@ export async function settlePresentation(
     throw invalidRequest('vp_token must be a JSON object');
   // A vp_token seen before is refused when the outcome is recorded (its conditional insert), and
   // the rollback leaves the session pending: no read ahead of it on every answer.
-  const tokenHash = sha256(canonicalJson(vpToken));
+  const tokenHash = hashSecret(canonicalJson(vpToken));
 
   const outcome = await verify(em, s, session, vpToken, how.audience);
   const redirects = how.redirects && session.redirectUri !== null;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request } from 'express';
+import { S256_CODE_CHALLENGE } from '../../contract/oidc/pkce.js';
 import { OidcClient } from './oidc-client.entity.js';
 
 /**
@@ -24,8 +25,6 @@ export interface ValidAuthorizationRequest {
   nonce: string;
   codeChallenge: string;
 }
-
-const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 /** One query parameter: absent, or exactly one string (RFC 6749 section 3.1: none may repeat). */
 function single(req: Request, name: string, fail: (description: string) => AuthorizationError) {
@@ -77,7 +76,8 @@ export async function readAuthorizationRequest(
   if (!codeChallenge) throw invalid('code_challenge is required (PKCE, RFC 7636)');
   if (single(req, 'code_challenge_method', invalid) !== 'S256')
     throw invalid('code_challenge_method must be S256 (transform algorithm not supported)');
-  if (!S256_CHALLENGE.test(codeChallenge)) throw invalid('code_challenge is not a base64url SHA-256 value');
+  if (!S256_CODE_CHALLENGE.test(codeChallenge))
+    throw invalid('code_challenge is not a base64url SHA-256 value');
   if (single(req, 'prompt', invalid)?.split(' ').includes('none'))
     throw back('login_required')('signing in always needs the user to present a credential');
   return { client, redirectUri, state, nonce, codeChallenge };

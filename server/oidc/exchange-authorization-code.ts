@@ -1,17 +1,16 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { CODE_VERIFIER } from '../../contract/oidc/pkce.js';
 import type { Signer } from '../keys/signer.js';
 import { invalidGrant, invalidRequest } from '../oid4vci/oauth-error.js';
+import { hashSecret } from '../tenants/token-secret.js';
 import { PresentationSession } from '../verification/presentation-session.entity.js';
-import { sha256Hex } from './issue-authorization-code.js';
 import { mappedClaims, subjectOf } from './mapped-claims.js';
 import type { OidcClient } from './oidc-client.entity.js';
+import { pkceS256Matches } from './pkce.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 300;
 export const OIDC_ID_TOKEN_TTL_SECONDS = 300;
-
-const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
-const b64urlSha256 = (s: string) => createHash('sha256').update(s, 'ascii').digest('base64url');
 
 interface Redeemed {
   session_id: string;
@@ -47,7 +46,7 @@ export async function exchangeAuthorizationCode(
   if (!CODE_VERIFIER.test(verifier))
     throw invalidRequest('code_verifier must be 43 to 128 unreserved characters');
 
-  const codeHash = sha256Hex(code);
+  const codeHash = hashSecret(code);
   const [redeemed] = await em.execute<Redeemed[]>(
     `update oidc_authorization set code_redeemed_at = now()
      where code_hash = ? and client_id = ? and code_redeemed_at is null and code_expires_at > now()
@@ -68,9 +67,7 @@ export async function exchangeAuthorizationCode(
   }
   if (redeemed.redirect_uri !== redirectUri)
     throw invalidGrant('redirect_uri differs from the authorization request');
-  const expected = Buffer.from(redeemed.code_challenge);
-  const actual = Buffer.from(b64urlSha256(verifier));
-  if (expected.length !== actual.length || !timingSafeEqual(expected, actual))
+  if (!pkceS256Matches(verifier, redeemed.code_challenge))
     throw invalidGrant('code_verifier does not match the code_challenge');
 
   const session = await em.findOneOrFail(PresentationSession, { id: redeemed.session_id });
@@ -78,7 +75,7 @@ export async function exchangeAuthorizationCode(
   const accessToken = randomBytes(32).toString('base64url');
   await em.execute(
     'update oidc_authorization set access_token_hash = ?, access_token_expires_at = ? where session_id = ?',
-    [sha256Hex(accessToken), new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000), redeemed.session_id],
+    [hashSecret(accessToken), new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000), redeemed.session_id],
   );
   const now = Math.floor(Date.now() / 1000);
   const digest = createHash('sha256').update(accessToken, 'ascii').digest();

@@ -1,15 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
-import { secretMatches } from '../tenants/token-secret.js';
+import { hashSecret, secretMatches } from '../tenants/token-secret.js';
 import { type EphemeralSessions, findSession } from '../verification/ephemeral-sessions.js';
 import { statusOf } from '../verification/presentation-session.entity.js';
 import { AuthorizationError } from './authorization-request.js';
 import { endDeniedSignIn, readPendingSignIn } from './pending-sign-in.js';
 
 export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
-
-export const sha256Hex = (s: string) => createHash('sha256').update(s).digest('hex');
 
 const alreadyComplete = () => new AuthorizationError('invalid_request', 'this sign-in is already complete');
 
@@ -70,7 +68,7 @@ export async function issueAuthorizationCode(
           pending.browserBindingHash,
           new Date(pending.createdAt),
           session.completedAt,
-          sha256Hex(code),
+          hashSecret(code),
           new Date(Date.now() + AUTHORIZATION_CODE_TTL_SECONDS * 1000),
         ],
       );

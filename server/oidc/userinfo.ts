@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidToken } from '../oid4vci/oauth-error.js';
 import { bearerToken } from '../tenants/token-auth.js';
+import { hashSecret } from '../tenants/token-secret.js';
 import { PresentationSession } from '../verification/presentation-session.entity.js';
-import { sha256Hex } from './issue-authorization-code.js';
 import { mappedClaims, subjectOf } from './mapped-claims.js';
 import { OidcClient } from './oidc-client.entity.js';
 
@@ -16,7 +16,7 @@ export async function readUserinfo(em: EntityManager, authorization: string | un
   const [row] = await em.execute<{ session_id: string; client_id: string }[]>(
     `select session_id, client_id from oidc_authorization
      where access_token_hash = ? and access_token_expires_at > now()`,
-    [sha256Hex(token)],
+    [hashSecret(token)],
   );
   if (!row) throw invalidToken('the access token is unknown, expired or revoked');
   const client = await em.findOne(OidcClient, { id: row.client_id });

@@ -14,11 +14,11 @@ import { validationError } from '../domain-errors.js';
 import { qrCodeSvg } from '../http/qr-code.js';
 import { fieldErrors } from '../http/zod-errors.js';
 import { cachedTenant } from '../tenants/tenant-cache.js';
+import { hashSecret } from '../tenants/token-secret.js';
 import { buildDcqlForVct } from './build-dcql.js';
 import { dcApiRequest, dcApiResponsePath } from './dc-api-request.js';
 import { checkHaipSessionRequest, HAIP_1_0 } from './haip-session-rules.js';
 import { isEncrypted, PresentationSession } from './presentation-session.entity.js';
-import { sha256 } from './record-presentation-outcome.js';
 import { restrictToTrustAnchors } from './trust-anchors.js';
 import type { VerifierServices } from './verifier-services.js';
 
@@ -131,7 +131,7 @@ export async function createPresentationSession(
     failureReason: null,
     responseCodeHash: null,
     responseCodeExpiresAt: null,
-    sessionBindingHash: sessionBinding ? sha256(sessionBinding) : null,
+    sessionBindingHash: sessionBinding ? hashSecret(sessionBinding) : null,
     createdAt: now,
     expiresAt: new Date(now.getTime() + expiresIn * 1000),
     completedAt: null,

@@ -1,14 +1,13 @@
-import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { conflict } from '../domain-errors.js';
+import { hashSecret } from '../tenants/token-secret.js';
 import type { CredentialTrust } from './issuer-trust.js';
 import { PresentationSession } from './presentation-session.entity.js';
 import { type SessionResult, trustView } from './session-result.js';
 import type { VerifierServices } from './verifier-services.js';
 
 export const RESPONSE_CODE_TTL_SECONDS = 300;
-export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** One verified credential, as the outcome names it. */
 export interface PresentedCredential {
@@ -131,7 +130,7 @@ function applyOutcome(row: PresentationSession, a: Answer) {
     };
     row.result = result as Record<string, unknown>;
     if (a.code) {
-      row.responseCodeHash = sha256(a.code);
+      row.responseCodeHash = hashSecret(a.code);
       row.responseCodeExpiresAt = new Date(Date.now() + RESPONSE_CODE_TTL_SECONDS * 1000);
     }
   } else {

@@ -7,6 +7,7 @@ import { DomainError } from '../../domain-errors.js';
 import type { TtlStore } from '../../ephemeral/ttl-store.js';
 import type { IssuanceServices } from '../../issuance/create-issuance.js';
 import { Issuance } from '../../issuance/issuance.entity.js';
+import { pkceS256Matches } from '../../oidc/pkce.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../access-token-store.js';
 import { invalidClient } from '../client-attestation/client-attestation-errors.js';
 import { invalidDpopProof } from '../dpop/dpop-errors.js';
@@ -25,7 +26,6 @@ import {
 } from './pending-authorization.js';
 
 // RFC 7636 section 4.1: 43 to 128 unreserved characters.
-const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 /** Whether a code at /oauth2/token is one of the issuer's (else it is the OpenID provider's). */
 export const isIssuanceCode = (code: unknown): boolean =>
@@ -86,7 +86,7 @@ export async function authorizationCodeGrant(
       : invalidGrant('client_id does not match the code');
   if (redirectUri !== pending.redirectUri)
     throw invalidGrant('redirect_uri does not match the authorization request');
-  if (!CODE_VERIFIER.test(verifier) || !sameSecret(sha256(verifier), pending.codeChallenge))
+  if (!pkceS256Matches(verifier, pending.codeChallenge))
     throw invalidGrant('code_verifier does not match the code_challenge (PKCE, S256)');
   if (pending.dpopJkt && dpop?.jkt !== pending.dpopJkt)
     throw invalidDpopProof('the code is bound to the DPoP key of the pushed request: prove that key');

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { AUTHORIZATION_CODE_GRANT } from '../../../contract/issuance/issuance-request.js';
+import { S256_CODE_CHALLENGE } from '../../../contract/oidc/pkce.js';
 import type { Config } from '../../config.js';
 import { findConfiguration } from '../../credential-configurations/credential-configuration-registry.js';
 import type { TtlStore } from '../../ephemeral/ttl-store.js';
@@ -18,8 +19,6 @@ import {
 import { checkRedirectUri } from './redirect-uri.js';
 
 const invalidScope = (d: string) => new OAuthError(400, 'invalid_scope', d);
-// RFC 7636 section 4.2: base64url of a SHA-256 is 43 characters.
-const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 const param = (body: Record<string, unknown>, name: string, required = false): string | undefined => {
   const v = body[name];
@@ -71,7 +70,7 @@ export async function pushAuthorizationRequest(
   if (!challenge)
     throw invalidRequest('PKCE is required: send code_challenge with code_challenge_method S256');
   if (method !== 'S256') throw invalidRequest('code_challenge_method must be S256 (plain is not accepted)');
-  if (!S256_CHALLENGE.test(challenge)) throw invalidRequest('code_challenge is not a base64url SHA-256');
+  if (!S256_CODE_CHALLENGE.test(challenge)) throw invalidRequest('code_challenge is not a base64url SHA-256');
   const dpopJkt = param(body, 'dpop_jkt');
   if (dpopJkt && dpop && dpopJkt !== dpop.jkt)
     throw invalidDpopProof('dpop_jkt is not the thumbprint of the DPoP proof key');

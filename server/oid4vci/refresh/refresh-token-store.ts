@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { tokenHash } from '../access-token-store.js';
+import { hashSecret } from '../../tenants/token-secret.js';
 import { Oid4vciRefreshFamily, Oid4vciRefreshToken } from './refresh-family.entity.js';
 
 /** What a refresh family was opened for and bound to. */
@@ -26,7 +26,7 @@ const newRefreshToken = () => `vci_rt_${randomBytes(32).toString('base64url')}`;
 async function addToken(tx: EntityManager, familyId: string): Promise<string> {
   const token = newRefreshToken();
   await tx.insert(Oid4vciRefreshToken, {
-    tokenHash: tokenHash(token),
+    tokenHash: hashSecret(token),
     familyId,
     createdAt: new Date(),
     usedAt: null,
@@ -61,7 +61,7 @@ export async function findRefreshToken(
   em: EntityManager,
   token: string,
 ): Promise<PresentedRefreshToken | undefined> {
-  const hash = tokenHash(token);
+  const hash = hashSecret(token);
   const row = await em.findOne(Oid4vciRefreshToken, { tokenHash: hash }, { disableIdentityMap: true });
   if (!row) return undefined;
   const family = await em.findOne(
