@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CODE_VERIFIER } from '../../contract/oidc/pkce.js';
 import type { Signer } from '../keys/signer.js';
