@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { frozenRow } from '../cache/frozen-row.js';
 import { cached, invalidate } from '../cache/node-caches.js';
 import { validationError } from '../domain-errors.js';
 import {
@@ -66,19 +67,25 @@ export const trustAnchorView = (a: TrustAnchor) => ({
   certificate: pemOf(a.certificate),
 });
 
-export const listTrustAnchors = (em: EntityManager, tenantId: string) =>
-  em.find(TrustAnchor, { tenantId }, { orderBy: { createdAt: 'asc', sha256: 'asc' } });
+/**
+ * The tenant's anchors, oldest first. Every presentation (and every session restricted to them or
+ * under the HAIP profile) reads them, and they change only through the admin API: they come from
+ * the node's cache as frozen rows, and each change invalidates them on every node.
+ */
+export const listTrustAnchors = (em: EntityManager, tenantId: string): Promise<readonly TrustAnchor[]> =>
+  cached(em, TRUST_ANCHORS, tenantId, async () => {
+    const rows = await em.find(
+      TrustAnchor,
+      { tenantId },
+      { orderBy: { createdAt: 'asc', sha256: 'asc' }, disableIdentityMap: true },
+    );
+    return Object.freeze(rows.map(frozenRow));
+  });
 
 /** The tenant's anchors as the verifier takes them: standard base64 DER. */
-export const trustAnchorCertificates = (em: EntityManager, tenantId: string): Promise<string[]> =>
-  cached(em, TRUST_ANCHORS, tenantId, async () =>
-    Object.freeze((await listTrustAnchors(em, tenantId)).map((a) => a.certificate)),
-  ) as Promise<string[]>;
+export const trustAnchorCertificates = async (em: EntityManager, tenantId: string): Promise<string[]> =>
+  (await listTrustAnchors(em, tenantId)).map((a) => a.certificate);
 
-/**
- * Every presentation is checked against its tenant's anchors, which change only through the admin
- * API: they come from the node's cache, and each change invalidates them on every node.
- */
 const TRUST_ANCHORS = 'trust-anchors';
 
 /** Call in the transaction that adds or removes one of the tenant's anchors. */
