@@ -19,6 +19,9 @@ export function responseKid(jwe: string): string | undefined {
   return kid && !CONTROL_CHARACTERS.test(kid) ? kid : undefined;
 }
 
+/** The content encryptions the session's client_metadata lists, and the only ones accepted. */
+const CONTENT_ENCRYPTIONS = ['A128GCM', 'A256GCM'];
+
 /**
  * The JSON payload of a response encrypted to the session's own ECDH-ES key, with either content
  * encryption HAIP 1.0 makes verifiers accept (A128GCM, A256GCM).
@@ -35,11 +38,22 @@ export async function decryptResponse(
     format: 'der',
     type: 'pkcs8',
   });
+  let header: ReturnType<typeof decodeProtectedHeader>;
+  try {
+    header = decodeProtectedHeader(jwe);
+  } catch {
+    throw invalidRequest('response is not a JWE');
+  }
+  const { alg, enc } = header;
+  if (alg !== 'ECDH-ES' || !CONTENT_ENCRYPTIONS.includes(String(enc)))
+    throw invalidRequest(
+      `response must be ECDH-ES with ${CONTENT_ENCRYPTIONS.join(' or ')}, not ${String(alg)} with ${String(enc)}`,
+    );
   let payload: unknown;
   try {
     const { plaintext } = await compactDecrypt(jwe, key, {
       keyManagementAlgorithms: ['ECDH-ES'],
-      contentEncryptionAlgorithms: ['A128GCM', 'A256GCM'],
+      contentEncryptionAlgorithms: CONTENT_ENCRYPTIONS,
     });
     payload = JSON.parse(new TextDecoder().decode(plaintext));
   } catch {

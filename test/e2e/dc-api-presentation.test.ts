@@ -292,18 +292,20 @@ describe('OpenID4VP over the Digital Credentials API', () => {
       f.integrator.createAuthorizationRequest({
         body: { credential_configuration_id: 'LEARCredentialEmployee', ...body } as never,
       });
-    for (const body of [
-      { response_mode: 'dc_api.jwt' },
-      { response_mode: 'dc_api.jwt', expected_origins: [] },
-      { response_mode: 'dc_api.jwt', expected_origins: ['https://shop.example/'] },
-      { response_mode: 'dc_api.jwt', expected_origins: ['http://shop.example'] },
-      { response_mode: 'dc_api', expected_origins: ['javascript:alert(1)'] },
-      { response_mode: 'direct_post.jwt', expected_origins: [ORIGIN] },
-      { response_mode: 'direct_post', dc_api_request_type: 'unsigned' },
-    ]) {
+    // Each body is refused for the field it gets wrong, not for some other rule.
+    for (const [body, field] of [
+      [{ response_mode: 'dc_api.jwt' }, 'expected_origins'],
+      [{ response_mode: 'dc_api.jwt', expected_origins: [] }, 'expected_origins'],
+      [{ response_mode: 'dc_api.jwt', expected_origins: ['https://shop.example/'] }, 'expected_origins'],
+      [{ response_mode: 'dc_api.jwt', expected_origins: ['http://shop.example'] }, 'expected_origins'],
+      [{ response_mode: 'dc_api', expected_origins: ['javascript:alert(1)'] }, 'expected_origins'],
+      [{ response_mode: 'direct_post.jwt', expected_origins: [ORIGIN] }, 'expected_origins'],
+      [{ response_mode: 'direct_post', dc_api_request_type: 'unsigned' }, 'dc_api_request_type'],
+    ] as const) {
       const res = await create(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toMatchObject({ status: 400 });
+      expect(JSON.stringify(res.body), JSON.stringify(body)).toContain(field);
     }
     expect(
       (await create({ response_mode: 'dc_api', expected_origins: ['http://localhost:8080'] })).status,

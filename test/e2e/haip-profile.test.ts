@@ -322,7 +322,10 @@ describe('presentations under the profile', () => {
       body: new URLSearchParams({ response: jwe }),
     });
     expect(a192.status).toBe(400);
-    expect(await a192.json()).toMatchObject({ error: 'invalid_request' });
+    expect(await a192.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/A192GCM/),
+    });
     expect((await poll(s.session_id)).status).toBe('pending');
 
     for (const enc of ['A128GCM', 'A256GCM'] as const) {

@@ -135,6 +135,7 @@ describe('haip-vci:// offers', () => {
     });
     expect(unknown.status).toBe(400);
     expect(unknown.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(JSON.stringify(await unknown.json())).toContain('offer_uri_scheme');
     const direct = await f.integrator.createIssuance({
       body: {
         credential_configuration_id: 'LEARCredentialEmployee',
@@ -150,6 +151,7 @@ describe('haip-vci:// offers', () => {
       body: { offer_uri_scheme: 'openid4vp' as never },
     });
     expect(tenant.status).toBe(400);
+    expect(JSON.stringify(tenant.body)).toContain('offer_uri_scheme');
     expect(await count()).toBe(before);
     const now = await f.t.admin.getTenant({ params: { id: f.tenant.id } });
     expect(now.body).toMatchObject({ offer_uri_scheme: null });

@@ -106,7 +106,10 @@ describe('key attestations at the credential endpoint', () => {
       ],
     });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: string }).error).toBe('invalid_proof');
+    expect(await bad.json()).toMatchObject({
+      error: 'invalid_proof',
+      error_description: expect.stringMatching(/trust|anchor|untrusted/i),
+    });
     const res = await k.request(o, { jwt: [await a.proof({ aud: k.issuer, nonce: c })] });
     expect(res.status).toBe(200);
   });
