@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Signer } from '../keys/signer.js';
 import { invalidGrant, invalidRequest } from '../oid4vci/oauth-error.js';
-import { hashSecret, secretMatches } from '../tenants/token-secret.js';
+import { hashSecret } from '../tenants/token-secret.js';
 import type { SessionResult } from '../verification/session-result.js';
 import { subjectOf } from './mapped-claims.js';
 
@@ -19,8 +19,7 @@ interface Redeemed {
  * claims. It must belong to the client's tenant, be fresh, and come with the session_binding the
  * integrator got when it created the session: the proof that the redirect arrived in the browser
  * session that started the request (HAIP 1.0), so a code carried to another browser is useless.
- * The code is cleared only when all of that holds, in the transaction that reads it, so it works
- * once; a wrong binding changes nothing.
+ * The code is cleared only when all of that holds, so it works once; a wrong binding changes nothing.
  */
 export async function exchangeResponseCode(
   em: EntityManager,
@@ -32,20 +31,20 @@ export async function exchangeResponseCode(
 ) {
   if (typeof binding !== 'string' || !binding)
     throw invalidRequest('session_binding is required: the secret returned when the session was created');
-  const hash = hashSecret(code);
-  const session = await em.transactional(async (tx) => {
-    const [row] = await tx.execute<(Redeemed & { session_binding_hash: string | null })[]>(
-      `select id, tenant_id, result, profile, session_binding_hash from presentation_session
-       where response_code_hash = ? and tenant_id = ? and response_code_expires_at > now() and status = 'verified'
-       for update`,
-      [hash, clientId],
+  // One conditional UPDATE: the code is found by its hash and cleared only together with a matching
+  // binding hash (hashes of secrets, compared by the index, as tokens are), so it works once and a
+  // wrong binding changes nothing.
+  const [session] = await em.execute<Redeemed[]>(
+    `update presentation_session set response_code_hash = null
+     where response_code_hash = ? and tenant_id = ? and response_code_expires_at > now() and status = 'verified'
+       and session_binding_hash = ?
+     returning id, tenant_id, result, profile`,
+    [hashSecret(code), clientId, hashSecret(binding)],
+  );
+  if (!session)
+    throw invalidGrant(
+      'the code is unknown, used, expired, not for this client, or not issued to this session (session_binding)',
     );
-    if (!row) throw invalidGrant('the code is unknown, used, expired or not for this client');
-    if (!secretMatches(binding, row.session_binding_hash ?? ''))
-      throw invalidGrant('the code was not issued to this session (session_binding does not match)');
-    await tx.execute('update presentation_session set response_code_hash = null where id = ?', [row.id]);
-    return row;
-  });
   const claims = session.result?.claims ?? {};
   const now = Math.floor(Date.now() / 1000);
   const base = {
