@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../app-context.js';
+import { sameSecret } from '../tenants/token-secret.js';
 import { type AccessTokenGrant, grantOfAccessToken } from './access-token-store.js';
-import { sameString } from './dpop/check-dpop-claims.js';
 import { atResource, invalidDpopProof } from './dpop/dpop-errors.js';
 import { useDpopProof, verifyDpopProof } from './dpop/verify-dpop-proof.js';
 import { OAuthError } from './oauth-error.js';
@@ -55,7 +55,7 @@ export async function grantOfRequest(
   await asResource(async () => {
     const proof = await verifyDpopProof(req.headersDistinct.dpop, request, security.nonces);
     if (!proof) throw invalidDpopProof('a DPoP proof is required with a DPoP-bound access token');
-    if (!sameString(proof.jkt, grant.dpopJkt as string))
+    if (!sameSecret(proof.jkt, grant.dpopJkt as string))
       throw invalidDpopProof('the DPoP proof is not signed by the key the access token is bound to');
     await useDpopProof(req.em, proof);
   });

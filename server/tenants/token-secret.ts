@@ -45,3 +45,11 @@ export function secretMatches(secret: string, storedHash: string): boolean {
   const b = Buffer.from(storedHash, 'hex');
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/**
+ * Constant-time comparison of two strings of any length (both are hashed first, so neither length
+ * nor a common prefix shows in the time taken).
+ */
+export function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(Buffer.from(hashSecret(a), 'hex'), Buffer.from(hashSecret(b), 'hex'));
+}

@@ -20,8 +20,6 @@ import {
   keys,
   type PendingAuthorization,
   readRecord,
-  sameSecret,
-  sha256,
   takeOnce,
 } from './pending-authorization.js';
 

@@ -6,6 +6,7 @@ import { newTxCode } from '../../issuance/offer-codes.js';
 import { queueMail } from '../../mail/queue-mail.js';
 import { holderSignInProviderOf } from '../../tenants/holder-sign-in-provider.js';
 import { Tenant } from '../../tenants/tenant.entity.js';
+import { sameSecret } from '../../tenants/token-secret.js';
 import {
   keys,
   newSecret,
@@ -13,7 +14,6 @@ import {
   REQUEST_URI_PREFIX,
   readRecord,
   SIGN_IN_TTL_SECONDS,
-  sameSecret,
   sha256,
   takeOnce,
 } from './pending-authorization.js';

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { HolderRef } from '../../directory/find-holder-by-email.js';
 import type { TtlStore } from '../../ephemeral/ttl-store.js';
 
@@ -36,13 +36,6 @@ export const ISSUANCE_CODE_PREFIX = 'vci_ac_';
 
 export const newSecret = () => randomBytes(32).toString('base64url');
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
-
-/** Constant-time comparison of two strings (of any length). */
-export function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(sha256(a));
-  const y = Buffer.from(sha256(b));
-  return timingSafeEqual(x, y);
-}
 
 // Keys hold hashes of the secrets, so the store never sees a usable request_uri, session or code.
 export const keys = {

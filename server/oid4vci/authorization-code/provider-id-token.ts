@@ -1,7 +1,7 @@
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import { guardedFetch } from '../../outbound/guarded-fetch.js';
 import type { OutboundPolicy } from '../../outbound/outbound-policy.js';
-import { sameSecret } from './pending-authorization.js';
+import { sameSecret } from '../../tenants/token-secret.js';
 import type { ProviderMetadata } from './provider-discovery.js';
 
 // Asymmetric only: an HS256 token would be "signed" with the client secret the issuer also holds.

@@ -1,5 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
+import { sameSecret } from '../../tenants/token-secret.js';
 import { invalidDpopProof } from './dpop-errors.js';
 
 /** How far a proof's `iat` may lie from our clock, either way (RFC 9449 section 11.1). */
@@ -24,12 +25,6 @@ export function normalizeHtu(uri: string): string | undefined {
   }
 }
 
-export const sameString = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
 /**
  * RFC 9449 section 4.3 checks 8 to 12 (the nonce is the caller's): `jti`, `htm` is the request's
  * method, `htu` its URI (query and fragment ignored), `iat` within ±60 s of now, and with an access
@@ -49,7 +44,7 @@ export function checkDpopClaims(payload: JWTPayload, request: DpopRequest, now: 
     const ath = createHash('sha256').update(request.accessToken).digest('base64url');
     if (typeof payload.ath !== 'string')
       throw invalidDpopProof('DPoP proof must carry ath for the access token');
-    if (!sameString(payload.ath, ath))
+    if (!sameSecret(payload.ath, ath))
       throw invalidDpopProof('DPoP proof ath does not match the access token');
   }
   return jti;
