@@ -1,16 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  type ClientIdPrefix,
+  PresentationProfile,
+  type ResponseMode,
+} from '../../contract/verification/authorization-request.js';
 import type { FieldError } from '../domain-errors.js';
 import { validationError } from '../domain-errors.js';
 import { listTrustAnchors } from './trust-anchors.js';
 
 /** The HAIP 1.0 profile's name, as tenants choose it and session results report it. */
-export const HAIP_1_0 = 'haip-1.0';
-export type PresentationProfile = typeof HAIP_1_0;
+export const HAIP_1_0 = PresentationProfile.enum['haip-1.0'];
 
 /** What of a session request the HAIP 1.0 profile decides. */
 export interface ProfiledRequest {
-  response_mode: 'direct_post' | 'direct_post.jwt' | 'dc_api' | 'dc_api.jwt';
-  client_id_prefix?: 'x509_hash' | 'x509_san_dns' | undefined;
+  response_mode: ResponseMode;
+  client_id_prefix?: ClientIdPrefix | undefined;
 }
 
 /**

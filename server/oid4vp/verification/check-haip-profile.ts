@@ -11,7 +11,7 @@ import type { Checks } from './types.js';
  * Section 7 makes ES256 the algorithm every party supports ("at a minimum"). Under the profile this
  * verifier takes ES256 only: what every HAIP issuer and wallet can make, and nothing to negotiate.
  */
-export const HAIP_ALGS = ['ES256'];
+const HAIP_ALGS = ['ES256'];
 
 /** Sections 5 and 6: the credential profile this verifier implements is IETF SD-JWT VC (`dc+sd-jwt`). */
 export function checkProfileFormat(format: string, checks: Checks): void {
