@@ -1,7 +1,6 @@
-import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
-import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import type { Signer } from '../keys/signer.js';
 import { disclosureFrame } from './disclosure-frame.js';
+import { discloseSelectively } from './selective-disclosure.js';
 
 export interface SdJwtVcInput {
   issuer: string;
@@ -16,6 +15,7 @@ export interface SdJwtVcInput {
 }
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /**
  * Signs an SD-JWT VC with the issuer key: header `typ: dc+sd-jwt`, `alg: ES256`, `kid` of a key
@@ -28,29 +28,21 @@ export async function issueSdJwtVc(signer: Signer, input: SdJwtVcInput): Promise
   const kid = await signer.activeKid('issuer');
   // Pinned to the same kid as the signature, so a rotation in between cannot mismatch them.
   const x5c = await signer.certificateChain('issuer', kid);
-  const sdjwt = new SDJwtVcInstance({
-    hasher: digest,
-    hashAlg: 'sha-256',
-    saltGenerator: generateSalt,
-    signAlg: 'ES256',
-    signer: async (data: string) => {
-      const { signature } = await signer.sign('issuer', new TextEncoder().encode(data), kid);
-      return Buffer.from(signature).toString('base64url');
-    },
-  });
+  const frame = disclosureFrame(input.selectivelyDisclosable, input.claims);
+  const { payload: disclosed, disclosures } = discloseSelectively(input.claims, frame);
   const payload = {
-    ...input.claims,
+    ...disclosed,
     iss: input.issuer,
     vct: input.vct,
     iat: seconds(input.issuedAt),
     exp: seconds(input.expiresAt),
     ...(input.holderJwk ? { cnf: { jwk: input.holderJwk } } : {}),
     status: { status_list: input.status },
+    _sd_alg: 'sha-256',
   };
-  const frame = disclosureFrame(input.selectivelyDisclosable, input.claims);
-  // The frame is computed from the payload's own shape, which the library's static typing cannot follow.
-  return sdjwt.issue(payload, frame as never, {
-    // A signer without certificates (a test's in-memory key) signs without x5c rather than an empty one.
-    header: { typ: 'dc+sd-jwt', kid, ...(x5c.length ? { x5c } : {}) },
-  });
+  // A signer without certificates (a test's in-memory key) signs without x5c rather than an empty one.
+  const header = { typ: 'dc+sd-jwt', alg: 'ES256', kid, ...(x5c.length ? { x5c } : {}) };
+  const input64 = `${encode(header)}.${encode(payload)}`;
+  const { signature } = await signer.sign('issuer', Buffer.from(input64), kid);
+  return `${input64}.${Buffer.from(signature).toString('base64url')}~${disclosures.map((d) => `${d}~`).join('')}`;
 }

@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { importJWK, type JWK } from 'jose';
+import { p256PublicKey } from './es256-jws.js';
 
 type Imported = Awaited<ReturnType<typeof importJWK>> | KeyObject;
 
@@ -26,4 +27,21 @@ export function importPublicJwk(jwk: JWK, alg: string): Promise<Imported> {
   imported.set(key, importing);
   importing.catch(() => imported.get(key) === importing && imported.delete(key));
   return importing;
+}
+
+const keyObjects = new Map<string, KeyObject>();
+
+/**
+ * An EC P-256 public JWK as a node:crypto KeyObject, remembered like importPublicJwk (by x and y
+ * alone) for es256-jws.ts: issuer, status list and c_nonce keys come back on every request, and the
+ * on-curve check of an import costs about 200 µs. Throws JwsError for anything else.
+ */
+export function p256KeyObject(jwk: Record<string, unknown>): KeyObject {
+  const id = `${jwk.crv}:${jwk.x}:${jwk.y}`;
+  const known = keyObjects.get(id);
+  if (known) return known;
+  const key = p256PublicKey(jwk);
+  if (keyObjects.size >= MAX_KEYS) keyObjects.delete(keyObjects.keys().next().value as string);
+  keyObjects.set(id, key);
+  return key;
 }

@@ -1,12 +1,13 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CompactSign, calculateJwkThumbprint, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import type { Logger } from 'pino';
 import { invalidate, nodeCachesOf } from '../cache/node-caches.js';
 import type { Orm } from '../persistence/orm.js';
 import { type CertificateNames, DEFAULT_SERVICE_NAMES, type ServiceNames } from './certificate-names.js';
 import { certificateSigningRequest } from './certificate-signing-request.js';
 import { DevelopmentCa } from './development-ca.js';
+import { ecJwkThumbprint, signEs256 } from './es256-jws.js';
 import { importCertificateChain } from './import-certificate-chain.js';
 import { DEVELOPMENT_CERTIFICATES_WARNING, KeyCertificates } from './key-certificates.js';
 import type { KeyEncryption } from './key-encryption.js';
@@ -157,9 +158,11 @@ export class LocalKeyStore implements Signer {
     const { kid, privateKey, chain } = this.#active(purpose);
     // The chain comes from the same ring entry as the key, so a rotation cannot split them.
     if (options.x5c && !chain.length) throw new Error(`the active ${purpose} key has no certificate chain`);
-    return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-      .setProtectedHeader({ ...header, alg: 'ES256', kid, ...(options.x5c ? { x5c: chain } : {}) })
-      .sign(privateKey);
+    return signEs256(
+      privateKey,
+      { ...header, alg: 'ES256', kid, ...(options.x5c ? { x5c: chain } : {}) },
+      payload,
+    );
   }
 
   async #keyCertificates(): Promise<KeyCertificates> {
@@ -175,7 +178,7 @@ export class LocalKeyStore implements Signer {
     const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const { kty, crv, x, y } = publicKey.export({ format: 'jwk' }) as Record<string, string>;
     const publicJwk = { kty: kty as string, crv: crv as string, x: x as string, y: y as string };
-    const kid = await calculateJwkThumbprint(publicJwk);
+    const kid = ecJwkThumbprint(publicJwk);
     const chain = await (await this.#keyCertificates()).developmentChain(purpose, publicJwk);
     const row = tx.create(SigningKey, {
       ...chain,

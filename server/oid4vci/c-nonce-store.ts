@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { jwtVerify } from 'jose';
-import { importPublicJwk } from '../keys/imported-keys.js';
+import { checkJwtTimes, decodeJws, es256Verifies } from '../keys/es256-jws.js';
+import { p256KeyObject } from '../keys/imported-keys.js';
 import type { Signer } from '../keys/signer.js';
 import { hashSecret } from '../tenants/token-secret.js';
 import { invalidNonce } from './oauth-error.js';
@@ -34,18 +34,13 @@ export interface CheckedCNonce {
  */
 async function checkCNonce(signer: Signer, nonce: string): Promise<CheckedCNonce | undefined> {
   try {
+    const jws = decodeJws(nonce);
+    if (jws.header.typ !== TYP || typeof jws.payload.exp !== 'number') return undefined;
     // The issuer key by kid, its import remembered.
-    const key = async ({ kid }: { kid?: string | undefined }) => {
-      const jwk = (await signer.publicJwks('issuer')).find((k) => k.kid === kid);
-      if (!jwk) throw new Error('not signed by an issuer key');
-      return importPublicJwk(jwk, 'ES256');
-    };
-    const { payload } = await jwtVerify(nonce, key, {
-      typ: TYP,
-      algorithms: ['ES256'],
-      requiredClaims: ['exp'],
-    });
-    return { hash: hashSecret(nonce), expiresAt: new Date((payload.exp as number) * 1000) };
+    const jwk = (await signer.publicJwks('issuer')).find((k) => k.kid === jws.header.kid);
+    if (!jwk || !es256Verifies(jws, p256KeyObject(jwk as Record<string, unknown>))) return undefined;
+    checkJwtTimes(jws.payload, Math.floor(Date.now() / 1000));
+    return { hash: hashSecret(nonce), expiresAt: new Date(jws.payload.exp * 1000) };
   } catch {
     return undefined;
   }

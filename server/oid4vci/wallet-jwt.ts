@@ -1,12 +1,6 @@
-import {
-  decodeProtectedHeader,
-  importJWK,
-  type JWK,
-  type JWTPayload,
-  jwtVerify,
-  type ProtectedHeaderParameters,
-} from 'jose';
-import { OAuthError } from './oauth-error.js';
+import { decodeProtectedHeader, type JWK, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
+import { checkJwtTimes, decodeJws, es256Verifies, JwsError, p256PublicKey } from '../keys/es256-jws.js';
+import type { OAuthError } from './oauth-error.js';
 
 /** The endpoint's error for a JWT it refuses (invalid_proof, invalid_dpop_proof, invalid_client). */
 export type Refuse = (description: string) => OAuthError;
@@ -66,14 +60,12 @@ export async function verifyEmbeddedKeyJwt(
     throw kind.refuse(`${kind.what} header must not carry kid or x5c next to jwk`);
   const jwk = publicP256Jwk(header.jwk, `${kind.what} jwk`, kind.refuse);
   try {
-    const { payload } = await jwtVerify(jwt, await importJWK(jwk, 'ES256'), {
-      algorithms: ['ES256'],
-      typ: kind.typ,
-      currentDate: now,
-    });
-    return { jwk, header, payload };
+    const jws = decodeJws(jwt);
+    if (!es256Verifies(jws, p256PublicKey(jwk))) throw new JwsError('signature verification failed');
+    checkJwtTimes(jws.payload, Math.floor(now.getTime() / 1000));
+    return { jwk, header, payload: jws.payload as JWTPayload };
   } catch (e) {
-    if (e instanceof OAuthError) throw e;
-    throw kind.refuse(`${kind.what} signature does not verify: ${(e as Error).message}`);
+    if (!(e instanceof JwsError)) throw e;
+    throw kind.refuse(`${kind.what} signature does not verify: ${e.message}`);
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request } from 'express';
-import { calculateJwkThumbprint } from 'jose';
+import { ecJwkThumbprint } from '../../keys/es256-jws.js';
 import { useJtiOnce } from '../dpop/proof-jti.js';
 import { invalidRequest } from '../oauth-error.js';
 import type { WalletSecurity } from '../wallet-security.js';
@@ -45,7 +45,7 @@ export async function authenticateWallet(
     if (typeof clientId !== 'string') throw invalidRequest('client_id must be given once');
     if (clientId !== verified.sub) throw invalidClient('client_id must be the sub of the wallet attestation');
   }
-  return { clientId: verified.sub, instanceJkt: await calculateJwkThumbprint(verified.cnfJwk), popJti };
+  return { clientId: verified.sub, instanceJkt: ecJwkThumbprint(verified.cnfJwk), popJti };
 }
 
 /** Spends the PoP's jti: a PoP seen before, on any node, is refused. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { calculateJwkThumbprint } from 'jose';
+import { ecJwkThumbprint } from '../../keys/es256-jws.js';
 import { verifyEmbeddedKeyJwt } from '../wallet-jwt.js';
 import { checkDpopClaims, type DpopRequest } from './check-dpop-claims.js';
 import { invalidDpopProof, useDpopNonce } from './dpop-errors.js';
@@ -36,7 +36,7 @@ export async function verifyDpopProof(
   const jti = checkDpopClaims(payload, request, Math.floor(now / 1000));
   if (typeof payload.nonce !== 'string' || !nonces.isFresh(payload.nonce, now))
     throw useDpopNonce(nonces.current(now));
-  return { jkt: await calculateJwkThumbprint(jwk, 'sha256'), jti };
+  return { jkt: ecJwkThumbprint(jwk), jti };
 }
 
 /** Spends the proof's `jti`: a proof seen before (on any node) is invalid_dpop_proof. */

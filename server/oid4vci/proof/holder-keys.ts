@@ -1,5 +1,6 @@
-import { calculateJwkThumbprint, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import type { KeyAttestationsRequired } from '../../credential-configurations/credential-configuration.entity.js';
+import { ecJwkThumbprint } from '../../keys/es256-jws.js';
 import { invalidCredentialRequest, invalidProof } from '../oauth-error.js';
 import { checkKeyAttestationLevels } from './check-key-attestation-levels.js';
 import { verifyKeyAttestation } from './verify-key-attestation.js';
@@ -19,12 +20,12 @@ export interface ProofPolicy extends ProofContext {
 }
 
 /** `first` in order, then the keys of `more` not among them yet (by RFC 7638 thumbprint), at most `max`. */
-async function withAttestedKeys(first: JWK[], more: JWK[], max: number): Promise<JWK[]> {
+function withAttestedKeys(first: JWK[], more: JWK[], max: number): JWK[] {
   const keys = [...first];
-  const seen = new Set(await Promise.all(first.map((k) => calculateJwkThumbprint(k))));
+  const seen = new Set(first.map(ecJwkThumbprint));
   for (const key of more) {
     if (keys.length >= max) break;
-    const thumbprint = await calculateJwkThumbprint(key);
+    const thumbprint = ecJwkThumbprint(key);
     if (!seen.has(thumbprint)) keys.push(key);
     seen.add(thumbprint);
   }
@@ -54,7 +55,7 @@ export async function holderKeys(
       );
     checkKeyAttestationLevels(policy.required, attestation);
     return {
-      keys: await withAttestedKeys([], attestation.attestedKeys, policy.batchSize),
+      keys: withAttestedKeys([], attestation.attestedKeys, policy.batchSize),
       nonces: [attestation.nonce],
     };
   }
@@ -65,7 +66,7 @@ export async function holderKeys(
   const verified = await Promise.all(jwts.map((jwt) => verifyKeyProof(jwt, policy, now)));
   for (const proof of verified) checkKeyAttestationLevels(policy.required, proof.attestation);
   return {
-    keys: await withAttestedKeys(
+    keys: withAttestedKeys(
       verified.map((p) => p.jwk),
       verified.flatMap((p) => p.attestation?.attestedKeys ?? []),
       policy.batchSize,

@@ -1,4 +1,5 @@
-import { calculateJwkThumbprint, type JWK } from 'jose';
+import type { JWK } from 'jose';
+import { ecJwkThumbprint } from '../../keys/es256-jws.js';
 import type { Certificate } from '../../keys/x509-certificate.js';
 import { invalidProof } from '../oauth-error.js';
 import { verifyEmbeddedKeyJwt } from '../wallet-jwt.js';
@@ -42,9 +43,8 @@ export async function verifyKeyProof(
   if (typeof header.key_attestation !== 'string')
     throw invalidProof('proof key_attestation must be a key attestation JWT');
   const attestation = await verifyKeyAttestation(header.key_attestation, ctx.anchors, 'jwt', now);
-  const thumbprint = await calculateJwkThumbprint(jwk);
-  const attested = await Promise.all(attestation.attestedKeys.map((k) => calculateJwkThumbprint(k)));
-  if (!attested.includes(thumbprint))
+  const thumbprint = ecJwkThumbprint(jwk);
+  if (!attestation.attestedKeys.some((k) => ecJwkThumbprint(k) === thumbprint))
     throw invalidProof('the proof is not signed by a key of its key attestation (attested_keys)');
   return { jwk, nonce, attestation };
 }
