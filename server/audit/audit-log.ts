@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { EventType } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { beforeCommit } from '../persistence/before-commit.js';
-import { transactionSql } from '../persistence/sql.js';
+import { type Params, transactionSql } from '../persistence/sql.js';
 import { queueDeliveriesSql, raisedWebhookEvents } from '../webhooks/queue-webhook-deliveries.js';
 import type { AuditEvent } from './audit-event.entity.js';
 import { canonicalJson } from './canonical-json.js';
@@ -65,15 +66,42 @@ export async function appendAuditEvent(tx: EntityManager, entry: AuditEntry): Pr
     // Webhooks derive from the same events in the same statement: none for a rolled-back change.
     beforeCommit(tx, (em) => insertPending(em, batch));
   }
-  rows.push({
-    id: randomUUID(),
-    tenant_id: entry.tenantId,
-    actor: entry.actor,
-    action: entry.action,
-    subject: entry.subject ?? null,
-    details: entry.details ?? {},
-    created_at: new Date().toISOString(),
-  });
+  rows.push(pendingRow(entry));
+}
+
+const pendingRow = (entry: AuditEntry): PendingRow => ({
+  id: randomUUID(),
+  tenant_id: entry.tenantId,
+  actor: entry.actor,
+  action: entry.action,
+  subject: entry.subject ?? null,
+  details: entry.details ?? {},
+  created_at: new Date().toISOString(),
+});
+
+/**
+ * The events of a change that one autocommit statement makes on its own, with no ORM transaction
+ * (the wallet's credential request): `ctes` are that statement's CTEs inserting them, and the
+ * webhook deliveries they raise, only if the statement's CTE `gate` yields a row; `committed` tells
+ * the ORM's subscribers once the statement has succeeded, as a committed transaction would (metrics
+ * count the events from there).
+ */
+export function statementAudit(entries: AuditEntry[]) {
+  const rows = entries.map(pendingRow);
+  const raised = raisedWebhookEvents(rows);
+  return {
+    ctes(params: Params, gate: string): string {
+      const events = `(select ${params.add(JSON.stringify(rows))}::jsonb from ${gate})`;
+      const audited = `audited as (${insertEventsFrom(events)})`;
+      if (!raised.length) return audited;
+      return `${audited}, ${queueDeliveriesSql(`(select ${params.add(JSON.stringify(raised))}::jsonb from ${gate})`)}`;
+    },
+    async committed(em: EntityManager): Promise<void> {
+      const transaction = {};
+      buffered.set(transaction, rows);
+      await em.getEventManager().dispatchEvent(EventType.afterTransactionCommit, { em, transaction });
+    },
+  };
 }
 
 /**
@@ -83,22 +111,26 @@ export async function appendAuditEvent(tx: EntityManager, entry: AuditEntry): Pr
 export const auditEventsOf = (transaction: object): readonly Pick<PendingRow, 'action' | 'details'>[] =>
   buffered.get(transaction) ?? [];
 
+/** The INSERT of the events in the jsonb array `source`, in its order (`ordinality` keeps it in `pos`). */
+const insertEventsFrom = (source: string) =>
+  `insert into audit_pending (id, tenant_id, actor, action, subject, details, created_at)
+     select id, tenant_id, actor, action, subject, details, created_at
+     from rows from (jsonb_to_recordset(cast(${source} as jsonb)) as (
+       id uuid, tenant_id text, actor text, action text, subject text, details jsonb, created_at timestamptz))
+       with ordinality as r(id, tenant_id, actor, action, subject, details, created_at, n)
+     order by n`;
+
 /**
  * One statement for all of a transaction's events (`ordinality` keeps their order in `pos`) and the
  * webhook deliveries they raise.
  */
 async function insertPending(tx: EntityManager, rows: PendingRow[]): Promise<void> {
-  const insertEvents = `insert into audit_pending (id, tenant_id, actor, action, subject, details, created_at)
-     select id, tenant_id, actor, action, subject, details, created_at
-     from rows from (jsonb_to_recordset(cast($1 as jsonb)) as (
-       id uuid, tenant_id text, actor text, action text, subject text, details jsonb, created_at timestamptz))
-       with ordinality as r(id, tenant_id, actor, action, subject, details, created_at, n)
-     order by n`;
+  const insertEvents = insertEventsFrom('$1');
   const raised = raisedWebhookEvents(rows);
   const sql = transactionSql(tx);
   if (!raised.length) await sql.query(insertEvents, [JSON.stringify(rows)]);
   else
-    await sql.query(`with audited as (${insertEvents}), ${queueDeliveriesSql('$2')}`, [
+    await sql.query(`with audited as (${insertEvents}), ${queueDeliveriesSql('$2')} select 1`, [
       JSON.stringify(rows),
       JSON.stringify(raised),
     ]);

@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { appendAuditEvent } from '../audit/audit-log.js';
+import { type AuditEntry, appendAuditEvent } from '../audit/audit-log.js';
 import {
   type CredentialConfiguration,
   vctOf,
 } from '../credential-configurations/credential-configuration.entity.js';
 import type { Signer } from '../keys/signer.js';
-import { transactionSql } from '../persistence/sql.js';
+import { Params, transactionSql } from '../persistence/sql.js';
 import { allocateStatusEntries, type StatusEntry } from '../status-list/allocate-status-entry.js';
 import type { Issuance } from './issuance.entity.js';
 import { issueSdJwtVc } from './issue-sd-jwt-vc.js';
@@ -25,24 +25,27 @@ export interface IssuedBatch {
 /** What of an issuance its credentials are made from. */
 export type IssuanceToIssue = Pick<Issuance, 'id' | 'tenantId' | 'payload'>;
 
+/** A batch signed and not yet recorded: what its INSERT and its audit event need besides. */
+export interface SignedBatch extends IssuedBatch {
+  issuedAt: Date;
+  expiresAt: Date;
+  entries: StatusEntry[];
+}
+
 /**
  * Signs one credential per holder key (one for an unbound direct delivery) from the issuance's
- * payload, each with its own status list entry, inside the caller's transaction: one statement
- * reserves the entries, one records the credentials. Marking the issuance done is the caller's
- * part (the wallet's request has already claimed it; a direct delivery updates its entity).
+ * payload, each with its own status list entry (reserved by the caller, one per key). Writes nothing.
  */
-export async function issueCredentials(
-  tx: EntityManager,
-  ctx: IssueContext,
+export async function signCredentialBatch(
+  ctx: Pick<IssueContext, 'signer' | 'issuerUrl'>,
   issuance: IssuanceToIssue,
   configuration: CredentialConfiguration,
   holderKeys: (Record<string, unknown> | undefined)[],
-): Promise<IssuedBatch> {
+  entries: StatusEntry[],
+): Promise<SignedBatch> {
   if (!issuance.payload) throw new Error(`issuance ${issuance.id} has no payload left to issue`);
   const issuedAt = new Date();
   const expiresAt = new Date(issuedAt.getTime() + configuration.validitySeconds * 1000);
-  const notificationId = randomBytes(16).toString('base64url');
-  const entries = await allocateStatusEntries(tx, ctx.issuerUrl, holderKeys.length);
   const vct = vctOf(configuration, ctx.issuerUrl);
   const credentials: IssuedBatch['credentials'] = [];
   for (const [i, holderJwk] of holderKeys.entries()) {
@@ -59,33 +62,64 @@ export async function issueCredentials(
     });
     credentials.push({ id: randomUUID(), credential });
   }
-  await transactionSql(tx).query(
-    `insert into issued_credential (id, tenant_id, issuance_id, configuration_id, status_list_id, status_idx,
+  return { credentials, notificationId: randomBytes(16).toString('base64url'), issuedAt, expiresAt, entries };
+}
+
+/**
+ * The INSERT of a signed batch's credential rows, its values added to `params`; with `gate` (a CTE
+ * of the same statement) only if that CTE yields a row.
+ */
+export function insertCredentialsSql(
+  params: Params,
+  issuance: IssuanceToIssue,
+  configuration: CredentialConfiguration,
+  batch: SignedBatch,
+  gate?: string,
+): string {
+  const p = (value: unknown) => params.add(value);
+  return `insert into issued_credential (id, tenant_id, issuance_id, configuration_id, status_list_id, status_idx,
        status, issued_at, expires_at, notification_id, wallet_notification)
-     select id, $1, $2, $3, list_id, idx, 'valid', $4, $5, $6, null
-     from unnest($7::uuid[], $8::text[], $9::int[]) as c(id, list_id, idx)`,
-    [
-      issuance.tenantId,
-      issuance.id,
-      configuration.id,
-      issuedAt,
-      expiresAt,
-      notificationId,
-      credentials.map((c) => c.id),
-      entries.map((e) => e.listId),
-      entries.map((e) => e.idx),
-    ],
-  );
-  await appendAuditEvent(tx, {
-    tenantId: issuance.tenantId,
-    actor: ctx.actor,
-    action: 'credential.issued',
-    subject: issuance.id,
-    details: {
-      configuration: configuration.id,
-      credentials: credentials.map((c) => c.id),
-      bound: holderKeys.some(Boolean),
-    },
-  });
-  return { credentials, notificationId };
+     select c.id, ${p(issuance.tenantId)}, ${p(issuance.id)}, ${p(configuration.id)}, c.list_id, c.idx, 'valid',
+       ${p(batch.issuedAt)}::timestamptz, ${p(batch.expiresAt)}::timestamptz, ${p(batch.notificationId)}, null
+     from unnest(${p(batch.credentials.map((c) => c.id))}::uuid[], ${p(batch.entries.map((e) => e.listId))}::text[],
+       ${p(batch.entries.map((e) => e.idx))}::int[]) as c(id, list_id, idx)${gate ? `, ${gate}` : ''}`;
+}
+
+/** The audit event of an issued batch. */
+export const credentialsIssued = (
+  actor: string,
+  issuance: IssuanceToIssue,
+  configuration: CredentialConfiguration,
+  batch: SignedBatch,
+  holderKeys: (Record<string, unknown> | undefined)[],
+): AuditEntry => ({
+  tenantId: issuance.tenantId,
+  actor,
+  action: 'credential.issued',
+  subject: issuance.id,
+  details: {
+    configuration: configuration.id,
+    credentials: batch.credentials.map((c) => c.id),
+    bound: holderKeys.some(Boolean),
+  },
+});
+
+/**
+ * Issues a batch inside the caller's transaction: one statement reserves the status entries, one
+ * records the credentials, and the audit event is written at commit. Marking the issuance done is
+ * the caller's part (a direct delivery updates its entity).
+ */
+export async function issueCredentials(
+  tx: EntityManager,
+  ctx: IssueContext,
+  issuance: IssuanceToIssue,
+  configuration: CredentialConfiguration,
+  holderKeys: (Record<string, unknown> | undefined)[],
+): Promise<IssuedBatch> {
+  const entries = await allocateStatusEntries(tx, ctx.issuerUrl, holderKeys.length);
+  const batch = await signCredentialBatch(ctx, issuance, configuration, holderKeys, entries);
+  const params = new Params();
+  await transactionSql(tx).query(insertCredentialsSql(params, issuance, configuration, batch), params.values);
+  await appendAuditEvent(tx, credentialsIssued(ctx.actor, issuance, configuration, batch, holderKeys));
+  return { credentials: batch.credentials, notificationId: batch.notificationId };
 }

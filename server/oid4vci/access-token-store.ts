@@ -17,6 +17,11 @@ export interface AccessTokenGrant {
   dpopJkt?: string;
   /** A token of the refresh grant: its family, and its hash (it is spent by one credential response). */
   refresh?: { familyId: string; tokenHash: string };
+  /**
+   * The issuance as the token was looked up: a credential request signs from this payload and then
+   * claims the issuance only if it is still redeemed with it (issue-to-wallet.ts).
+   */
+  issuance: { tenantId: string; status: string; payload: Record<string, unknown> | null };
 }
 
 /**
@@ -52,8 +57,11 @@ export async function grantOfAccessToken(sql: Sql, token: string): Promise<Acces
     configuration_id: string;
     dpop_jkt: string | null;
     refresh_family_id: string | null;
+    tenant_id: string;
+    status: string;
+    payload: Record<string, unknown> | null;
   }>(
-    `select t.issuance_id, i.configuration_id, t.dpop_jkt, t.refresh_family_id
+    `select t.issuance_id, i.configuration_id, t.dpop_jkt, t.refresh_family_id, i.tenant_id, i.status, i.payload
      from oid4vci_access_token t join issuance i on i.id = t.issuance_id
      where t.token_hash = $1 and t.expires_at > now()`,
     [hash],
@@ -64,6 +72,7 @@ export async function grantOfAccessToken(sql: Sql, token: string): Promise<Acces
     configurationId: row.configuration_id,
     ...(row.dpop_jkt ? { dpopJkt: row.dpop_jkt } : {}),
     ...(row.refresh_family_id ? { refresh: { familyId: row.refresh_family_id, tokenHash: hash } } : {}),
+    issuance: { tenantId: row.tenant_id, status: row.status, payload: row.payload },
   };
 }
 

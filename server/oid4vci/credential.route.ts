@@ -50,10 +50,16 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql
       required: configuration.keyAttestationsRequired ?? null,
     });
     const cNonces = await checkCNonces(ctx.signer, holder.nonces);
-    const batch = await issueToWallet(req.em, { signer: ctx.signer, issuerUrl }, grant, configuration, {
-      keys: holder.keys,
-      cNonces,
-    });
+    const batch = await issueToWallet(
+      req.em,
+      { signer: ctx.signer, issuerUrl, sql: ctx.sql },
+      grant,
+      configuration,
+      {
+        keys: holder.keys,
+        cNonces,
+      },
+    );
     return {
       status: 200,
       body: {

@@ -14,6 +14,15 @@ export interface Sql {
   query<R>(text: string, values?: readonly unknown[]): Promise<R[]>;
 }
 
+/** The numbered parameters of a statement composed of parts: each part adds its values and writes the `$n` it gets. */
+export class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
 /** Statement names by SQL text: the same text is parsed and planned once per connection. */
 const names = new Map<string, string>();
 const nameOf = (text: string) => {

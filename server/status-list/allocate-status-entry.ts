@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEffect } from '../outbox/outbox.js';
-import { transactionSql } from '../persistence/sql.js';
+import { type Sql, transactionSql } from '../persistence/sql.js';
 import { DEFAULT_STATUS_LIST_SIZE, STATUS_LIST_BITS } from './status-list.entity.js';
 import { statusByteLength } from './status-list-encoding.js';
 import { permuteIndex } from './status-list-permutation.js';
@@ -28,6 +28,7 @@ interface ListRow {
   size: number;
   seed: Buffer;
 }
+type Numbered = Partial<ListRow> & { n: string };
 
 /**
  * Reserves a fresh status list entry for a credential, inside the issuance transaction.
@@ -60,15 +61,37 @@ export async function allocateStatusEntries(
     (listSize * STATUS_LIST_BITS) % 8
   )
     throw new RangeError(`list size ${listSize} must be a multiple of ${8 / STATUS_LIST_BITS} in [1, 2^28]`);
-  const numbered = await transactionSql(tx).query<Partial<ListRow> & { n: string }>(
-    `select n.n, l.id, l.seq_start, l.size, l.seed
-     from (select nextval('status_list_entry_seq') as n from generate_series(1, $1::int)) n
-     left join lateral (${owningList('n.n')}) l on true
-     order by n.n`,
-    [count],
-  );
+  const numbered = await transactionSql(tx).query<Numbered>(NUMBERED, [count]);
   const entries: StatusEntry[] = [];
   for (const row of numbered) entries.push(await place(tx, issuerUrl, row, listSize));
+  return entries;
+}
+
+/**
+ * `count` entries for a change that is written afterwards by one statement of its own, with no
+ * transaction open meanwhile (the wallet's credential request): the numbers are drawn outside any
+ * transaction, which changes nothing since nextval() is not transactional anyway. In the rare case an
+ * entry needs more than its number (the list it falls in is not open yet, or it is the half-way entry
+ * that asks for the next list), that entry is placed in a short transaction of its own.
+ */
+export async function reserveStatusEntries(
+  em: EntityManager,
+  sql: Sql,
+  issuerUrl: string,
+  count: number,
+): Promise<StatusEntry[]> {
+  const numbered = await sql.query<Numbered>(NUMBERED, [count]);
+  const entries: StatusEntry[] = [];
+  for (const row of numbered) {
+    const n = Number(row.n);
+    const list = row.id ? (row as ListRow) : undefined;
+    const position = list ? n - Number(list.seq_start) : -1;
+    entries.push(
+      list && position < list.size && position !== Math.floor(list.size / 2)
+        ? entryAt(issuerUrl, list, position)
+        : await em.transactional((tx) => place(tx, issuerUrl, row, DEFAULT_STATUS_LIST_SIZE)),
+    );
+  }
   return entries;
 }
 
@@ -98,17 +121,29 @@ async function place(
       // Once per list, half-way: the next list is opened before anyone has to wait for it.
       if (position === Math.floor(list.size / 2))
         await recordEffect(tx, 'status-list', { listId: list.id, openNext: String(listSize) });
-      const idx = permuteIndex(list.seed, list.size, position);
-      return { listId: list.id, idx, uri: statusListUri(issuerUrl, list.id) };
+      return entryAt(issuerUrl, list, position);
     }
     await openList(tx, list ? start + list.size : 0, listSize);
     [list] = await tx.execute<ListRow[]>(owningList('?'), [n]);
   }
 }
 
+/** The entry at `position` of a list: its index through the list's secret permutation. */
+const entryAt = (issuerUrl: string, list: ListRow, position: number): StatusEntry => ({
+  listId: list.id,
+  idx: permuteIndex(list.seed, list.size, position),
+  uri: statusListUri(issuerUrl, list.id),
+});
+
 /** Lists cover the sequence contiguously from 0, so the last one starting at or before n owns n unless n is past its end. */
 const owningList = (n: string) =>
   `select id, seq_start, size, seed from status_list where seq_start <= ${n} order by seq_start desc limit 1`;
+
+/** `count` fresh sequence numbers, each with the open list that holds it, if any. */
+const NUMBERED = `select n.n, l.id, l.seq_start, l.size, l.seed
+     from (select nextval('status_list_entry_seq') as n from generate_series(1, $1::int)) n
+     left join lateral (${owningList('n.n')}) l on true
+     order by n.n`;
 
 /** Opens, in a transaction of its own, the list after `listId` (a status-list job asked for it). */
 export async function openNextList(em: EntityManager, listId: string, size: number): Promise<void> {

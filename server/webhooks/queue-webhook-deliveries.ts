@@ -17,7 +17,7 @@ export function raisedWebhookEvents(audited: AuditFacts[]): RaisedEvent[] {
 }
 
 /**
- * The tail of the audit statement (audit/audit-log.ts) for changes that raise webhooks: for each
+ * CTEs of the audit statement (audit/audit-log.ts) for changes that raise webhooks: for each
  * raised event (the jsonb parameter `param`), one delivery per endpoint of the tenant subscribed to
  * it, and one outbox row per delivery, in the transaction of the change. A rolled-back change thus
  * sends nothing, and a committed one cannot lose its deliveries.
@@ -31,7 +31,8 @@ export const queueDeliveriesSql = (param: string) => `event as (
        from event e join webhook_endpoint w on w.tenant_id = e.tenant_id and e.type = any (w.events)
        order by e.n
        returning id, outbox_id
-     )
-     insert into outbox_message (id, topic, payload, status, attempts, available_at, last_error, created_at)
-     select outbox_id, 'webhook', jsonb_build_object('deliveryId', id::text), 'pending', 0, now(), null, now()
-     from delivery`;
+     ), delivery_outbox as (
+       insert into outbox_message (id, topic, payload, status, attempts, available_at, last_error, created_at)
+       select outbox_id, 'webhook', jsonb_build_object('deliveryId', id::text), 'pending', 0, now(), null, now()
+       from delivery
+     )`;

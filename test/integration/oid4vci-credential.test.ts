@@ -189,9 +189,39 @@ describe('OID4VCI credential endpoint', () => {
       proofs: { jwt: [await k.proof({ aud: issuer, nonce: c })] },
     });
     expect((await post('credential', await body(), o1.accessToken)).status).toBe(200);
+    const before = await state(o2.offerId);
     expect(await (await post('credential', await body(), o2.accessToken)).json()).toMatchObject({
       error: 'invalid_nonce',
     });
+    // The refused request changed nothing: the offer is still redeemed, no credential recorded.
+    expect(await state(o2.offerId)).toEqual(before);
+    const fresh = {
+      ...(await body()),
+      proofs: { jwt: [await k.proof({ aud: issuer, nonce: await nonce() })] },
+    };
+    expect((await post('credential', fresh, o2.accessToken)).status).toBe(200);
+  });
+
+  it('issues an offer once when two requests race for it', async () => {
+    const o = await redeemedOffer();
+    const k = await holderKey();
+    const request = async () =>
+      post(
+        'credential',
+        {
+          credential_configuration_id: 'LEARCredentialEmployee',
+          proofs: { jwt: [await k.proof({ aud: issuer, nonce: await nonce() })] },
+        },
+        o.accessToken,
+      );
+    const answers = await Promise.all([request(), request(), request()]);
+    const errors = await Promise.all(answers.filter((r) => r.status !== 200).map((r) => r.json()));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(errors).toEqual([
+      expect.objectContaining({ error: 'credential_request_denied' }),
+      expect.objectContaining({ error: 'credential_request_denied' }),
+    ]);
+    expect(await state(o.offerId)).toMatchObject({ status: 'issued', credentials: 1 });
   });
 
   it('answers request errors with the spec codes', async () => {
