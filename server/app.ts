@@ -107,7 +107,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
     integratorContract,
     s.router(integratorContract, {
       ...whoAmIRoutes(),
-      ...issuanceRoutes(ctx.issuance),
+      ...issuanceRoutes(ctx.issuance, ctx.sql),
       ...verificationRoutes(ctx.verifier),
     }),
     app,

@@ -7,13 +7,14 @@ import {
   PRE_AUTHORIZED_CODE_GRANT,
 } from '../../contract/issuance/issuance-request.js';
 import type { OfferUriScheme } from '../../contract/issuance/offer-uri-scheme.js';
-import { appendAuditEvent } from '../audit/audit-log.js';
+import { type AuditEntry, appendAuditEvent } from '../audit/audit-log.js';
 import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import type { PayloadValidator } from '../credential-configurations/payload-validator.js';
 import { validationError } from '../domain-errors.js';
 import type { Signer } from '../keys/signer.js';
-import { queueMail } from '../mail/queue-mail.js';
+import { type MailRequest, queueMail } from '../mail/queue-mail.js';
+import type { Sql } from '../persistence/sql.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { Issuance } from './issuance.entity.js';
@@ -21,6 +22,7 @@ import { issueCredentials } from './issue-credentials.js';
 import { newTxCode, type OfferCodes } from './offer-codes.js';
 import { offerLifetimes } from './offer-lifetimes.js';
 import { offerPageUrl, offerUri } from './offer-urls.js';
+import { recordOffer } from './record-offer.js';
 
 export interface IssuanceServices {
   signer: Signer;
@@ -104,28 +106,34 @@ export async function checkIssuanceRequest(
   };
 }
 
-/** Creates an offer (and, for direct delivery, the credential): checked first, then recorded at once. */
+/**
+ * Creates an offer (and, for direct delivery, the credential): checked first, then recorded at once.
+ * An offer alone, outside any caller's transaction (no Idempotency-Key), is one statement
+ * (recordOffer); anything else one transaction.
+ */
 export async function createIssuance(
   em: EntityManager,
   s: IssuanceServices,
   tenantId: string,
   actor: string,
   req: IssuanceRequest,
+  sql?: Sql,
 ): Promise<CreatedIssuance> {
   const checked = await checkIssuanceRequest(em, s, tenantId, req);
+  if (sql && !em.isInTransaction() && !checked.delivery.includes('direct'))
+    return recordOffer(em, sql, planIssuance(s, checked, actor));
   return em.transactional((tx) => recordIssuance(tx, s, checked, actor));
 }
 
-/**
- * Records a checked issuance in the caller's transaction: the offer with its tx_code and mails,
- * the audit event and, for direct delivery, the signed credential.
- */
-export async function recordIssuance(
-  tx: EntityManager,
-  s: IssuanceServices,
-  c: CheckedIssuance,
-  actor: string,
-): Promise<CreatedIssuance> {
+/** What recording a checked issuance writes, decided before anything is: the row, the mails, the event. */
+export interface IssuancePlan {
+  issuance: Issuance;
+  mails: MailRequest[];
+  audit: AuditEntry;
+  created: CreatedIssuance;
+}
+
+export function planIssuance(s: IssuanceServices, c: CheckedIssuance, actor: string): IssuancePlan {
   const { tenant, configuration, delivery } = c;
   const offered = delivery.includes('ui') || delivery.includes('email');
   const offerId = s.codes.newOfferId();
@@ -136,7 +144,7 @@ export async function recordIssuance(
   const lifetimes = offerLifetimes(s.offerTtlSeconds, tenant, c.expiresIn);
   const scheme = c.offerUriScheme ?? tenant.offerUriScheme ?? 'openid-credential-offer';
   const uri = offerUri(s.issuerUrl, offerId, scheme);
-  const issuance = tx.create(Issuance, {
+  const issuance: Issuance = {
     id: offerId,
     tenantId: tenant.id,
     configurationId: configuration.id,
@@ -154,46 +162,56 @@ export async function recordIssuance(
     preAuthorizedCodeTtlSeconds: lifetimes.codeSeconds,
     redeemedAt: null,
     issuedAt: null,
-  });
-  await tx.flush();
+  };
   const organization = tenant.mandator?.organization ?? tenant.name;
+  const mails: MailRequest[] = [];
   if (offered && c.email && delivery.includes('email')) {
     const page = offerPageUrl(s.issuerUrl, offerId);
-    await queueMail(tx, {
+    mails.push({
       tenantId: tenant.id,
       template: 'credential-offer',
       to: c.email,
       params: { organization, offerPage: page, offerUri: uri },
     });
   }
-  if (txCode && c.email) {
-    await queueMail(tx, {
-      tenantId: tenant.id,
-      template: 'tx-code',
-      to: c.email,
-      params: { organization, txCode },
-    });
-  }
-  await appendAuditEvent(tx, {
+  if (txCode && c.email)
+    mails.push({ tenantId: tenant.id, template: 'tx-code', to: c.email, params: { organization, txCode } });
+  const audit = {
     tenantId: tenant.id,
     actor,
     action: 'issuance.created',
     subject: offerId,
     details: { configuration: configuration.id, delivery, grant_type: grantType },
-  });
-  let credential: CreatedIssuance['credential'];
-  if (delivery.includes('direct')) {
-    const ctx = { signer: s.signer, issuerUrl: s.issuerUrl, actor };
-    const batch = await issueCredentials(tx, ctx, issuance, configuration, [c.holderKey]);
-    credential = batch.credentials[0];
-    // With an offer as well, the offer stays open with its payload; otherwise the issuance is done.
-    if (!offered) Object.assign(issuance, { status: 'issued', issuedAt: new Date(), payload: null });
-  }
-  return {
+  };
+  const created = {
     offerId,
     ...(offered ? { offerUri: uri } : {}),
     expiresIn: lifetimes.offerSeconds,
     delivery,
-    ...(credential ? { credential } : {}),
   };
+  return { issuance, mails, audit, created };
+}
+
+/**
+ * Records a checked issuance in the caller's transaction: the offer with its tx_code and mails,
+ * the audit event and, for direct delivery, the signed credential.
+ */
+export async function recordIssuance(
+  tx: EntityManager,
+  s: IssuanceServices,
+  c: CheckedIssuance,
+  actor: string,
+): Promise<CreatedIssuance> {
+  const plan = planIssuance(s, c, actor);
+  const issuance = tx.create(Issuance, plan.issuance);
+  await tx.flush();
+  for (const mail of plan.mails) await queueMail(tx, mail);
+  await appendAuditEvent(tx, plan.audit);
+  if (!c.delivery.includes('direct')) return plan.created;
+  const ctx = { signer: s.signer, issuerUrl: s.issuerUrl, actor };
+  const batch = await issueCredentials(tx, ctx, issuance, c.configuration, [c.holderKey]);
+  // With an offer as well, the offer stays open with its payload; otherwise the issuance is done.
+  if (!plan.created.offerUri)
+    Object.assign(issuance, { status: 'issued', issuedAt: new Date(), payload: null });
+  return { ...plan.created, credential: batch.credentials[0] };
 }

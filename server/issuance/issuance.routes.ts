@@ -4,6 +4,7 @@ import { integratorContract } from '../../contract/integrator-contract.js';
 import { notFound } from '../http/problem.js';
 import { principalOf } from '../http/request-context.js';
 import { idempotent } from '../idempotency/idempotent.js';
+import type { Sql } from '../persistence/sql.js';
 import { changeCredentialStatus, type StatusAction } from './change-credential-status.js';
 import { type CreatedIssuance, createIssuance, type IssuanceServices } from './create-issuance.js';
 import { Issuance } from './issuance.entity.js';
@@ -23,7 +24,7 @@ const createdView = (created: CreatedIssuance) => ({
 });
 
 /** The integrator's issuance API: create offers, read them, change credential status. */
-export function issuanceRoutes(services: IssuanceServices) {
+export function issuanceRoutes(services: IssuanceServices, sql: Sql) {
   const statusRoute =
     (action: StatusAction) =>
     async ({ params, req }: { params: { id: string }; req: Request }) => {
@@ -37,7 +38,7 @@ export function issuanceRoutes(services: IssuanceServices) {
       const key = headers['idempotency-key'];
       const scope = { tenantId, key, route: 'POST /api/v1/issuances', body };
       const { answer, replayed } = await idempotent(req.em, scope, async (em) => {
-        const created = await createIssuance(em, services, tenantId, req.actor ?? '', body);
+        const created = await createIssuance(em, services, tenantId, req.actor ?? '', body, sql);
         return { status: 201 as const, body: createdView(created) };
       });
       if (replayed) res.setHeader('idempotent-replayed', 'true');
