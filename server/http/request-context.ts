@@ -16,8 +16,24 @@ declare global {
   }
 }
 
+/**
+ * Gives the request its own EntityManager, forked when first used: a fork builds a configuration
+ * copy and an identity map (about a tenth of a millisecond), and the hot wallet endpoints now reach
+ * the database through prepared statements alone (persistence/sql.ts), never through it.
+ */
 export const forkEntityManager = (orm: Orm) => (req: Request, _res: Response, next: NextFunction) => {
-  req.em = orm.em.fork();
+  let em: EntityManager | undefined;
+  Object.defineProperty(req, 'em', {
+    configurable: true,
+    enumerable: true,
+    get: () => {
+      em ??= orm.em.fork();
+      return em;
+    },
+    set: (value: EntityManager) => {
+      em = value;
+    },
+  });
   next();
 };
 
