@@ -134,12 +134,13 @@ export async function startService(
 
   const events = redis ? redisSessionEvents(redis) : localSessionEvents();
   const shared = sharedState(redis, config.QUEUE_PREFIX);
-  const verifier = verifierServices(config, keys, sealing, events, shared.ttl);
+  const sql = await poolSql(orm);
+  const verifier = verifierServices(config, keys, sealing, events, shared.ttl, sql);
   const context: AppContext = {
     verifier,
     config,
     orm,
-    sql: await poolSql(orm),
+    sql,
     logger,
     signer: keys,
     jobs,

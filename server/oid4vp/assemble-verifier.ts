@@ -6,6 +6,7 @@ import type { Signer } from '../keys/signer.js';
 import { x509Hash } from '../keys/x509-hash.js';
 import { guardedFetch } from '../outbound/guarded-fetch.js';
 import { type OutboundPolicy, outboundPolicy } from '../outbound/outbound-policy.js';
+import type { Sql } from '../persistence/sql.js';
 import { EphemeralSessions } from '../verification/ephemeral-sessions.js';
 import type { SessionEvents } from '../verification/session-events.js';
 import { TrustedIssuer } from '../verification/trusted-issuer.entity.js';
@@ -36,6 +37,7 @@ export function verifierServices(
   sealing: KeyEncryption,
   events: SessionEvents,
   ephemeral: TtlStore,
+  sql: Sql,
 ): VerifierServices {
   const policy = outboundPolicy(config);
   const resolvers = new Map<string, (iss: string) => Promise<JWK[] | undefined>>();
@@ -44,6 +46,7 @@ export function verifierServices(
     signer,
     sealing,
     events,
+    sql,
     ephemeral: new EphemeralSessions(ephemeral),
     fetchStatusList: cachedStatusListFetcher(fetchText(policy)),
     trustedIssuers: (em, tenantId) => async (iss) => {

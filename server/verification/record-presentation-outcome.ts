@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { appendAuditEvent } from '../audit/audit-log.js';
+import { type AuditEntry, appendAuditEvent, statementAudit } from '../audit/audit-log.js';
 import { conflict } from '../domain-errors.js';
+import { Params } from '../persistence/sql.js';
 import { hashSecret } from '../tenants/token-secret.js';
 import type { CredentialTrust } from './issuer-trust.js';
 import { PresentationSession } from './presentation-session.entity.js';
@@ -42,35 +43,46 @@ const alreadyAnswered = () => conflict('the session already has its response', '
 const replayed = () => conflict('this vp_token was presented before', 'vp-token-replayed');
 
 /**
- * Records the one answer a session gets. A vp_token is claimed by a conditional insert into
- * `presented_token`, so of many sessions racing with one token exactly one takes it and the others
- * are refused with a 400 that changes nothing (never a key violation). A session of an anonymous
- * sign-in gets a row only when it is verified; a failure stays in the TTL store.
+ * Records the one answer a session gets, with one statement and no transaction: a conditional
+ * UPDATE of the still pending session, the vp_token's row in `presented_token` and the audit
+ * event, each only if the session was pending. Of two answers racing for one session the second
+ * updates nothing and so writes nothing; a vp_token presented before fails the statement on the
+ * token's primary key, so nothing is written either and the session stays pending. A session of
+ * an anonymous sign-in gets a row only when it is verified; a failure stays in the TTL store.
  */
 export async function recordOutcome(em: EntityManager, s: VerifierServices, a: Answer) {
   if (a.ephemeral) return recordEphemeralOutcome(em, s, a);
-  return em.transactional(async (tx) => {
-    if (a.tokenHash && !(await claimToken(tx, a.tokenHash, a.session.id))) throw replayed();
-    const row = { ...a.session, completedAt: new Date() };
-    applyOutcome(row, a);
-    // One conditional UPDATE, not a locked read and a write: of two answers racing for one session
-    // the second updates nothing, and its rollback gives its vp_token back.
-    const updated = await tx.nativeUpdate(
-      PresentationSession,
-      { id: row.id, status: 'pending' },
-      {
-        status: row.status,
-        completedAt: row.completedAt,
-        result: row.result,
-        failureReason: row.failureReason,
-        responseCodeHash: row.responseCodeHash,
-        responseCodeExpiresAt: row.responseCodeExpiresAt,
-      },
-    );
-    if (!updated) throw alreadyAnswered();
-    await audit(tx, row, a.outcome);
-    return row;
-  });
+  const row = { ...a.session, completedAt: new Date() };
+  applyOutcome(row, a);
+  const audit = statementAudit([auditEntry(row, a.outcome)]);
+  const params = new Params();
+  const p = (value: unknown) => params.add(value);
+  const text = `with answered as (
+      update presentation_session set status = ${p(row.status)}, completed_at = ${p(row.completedAt)}::timestamptz,
+        result = ${p(row.result && JSON.stringify(row.result))}::jsonb, failure_reason = ${p(row.failureReason)},
+        response_code_hash = ${p(row.responseCodeHash)},
+        response_code_expires_at = ${p(row.responseCodeExpiresAt)}::timestamptz
+      where id = ${p(row.id)} and status = 'pending'
+      returning id
+    )${
+      a.tokenHash
+        ? `, presented as (
+      insert into presented_token (token_hash, session_id, created_at)
+      select ${p(a.tokenHash)}, id, now() from answered
+    )`
+        : ''
+    }, ${audit.ctes(params, 'answered')}
+    select count(*)::int as answered from answered`;
+  let answered: number;
+  try {
+    [{ answered } = { answered: 0 }] = await s.sql.query<{ answered: number }>(text, params.values);
+  } catch (e) {
+    if ((e as { constraint?: string }).constraint === 'presented_token_pkey') throw replayed();
+    throw e;
+  }
+  if (!answered) throw alreadyAnswered();
+  await audit.committed(em);
+  return row;
 }
 
 async function recordEphemeralOutcome(em: EntityManager, s: VerifierServices, a: Answer) {
@@ -140,17 +152,19 @@ function applyOutcome(row: PresentationSession, a: Answer) {
 }
 
 const audit = (tx: EntityManager, row: PresentationSession, outcome: Outcome) =>
-  appendAuditEvent(tx, {
-    tenantId: row.tenantId,
-    actor: 'wallet',
-    action: row.status === 'verified' ? 'verification.verified' : 'verification.failed',
-    subject: row.id,
-    details:
-      'reason' in outcome
-        ? { reason: outcome.reason }
-        : {
-            credential_type: outcome.type,
-            ...(outcome.trust ? { trust: trustView(outcome.trust) } : {}),
-            ...(row.profile ? { profile: row.profile } : {}),
-          },
-  });
+  appendAuditEvent(tx, auditEntry(row, outcome));
+
+const auditEntry = (row: PresentationSession, outcome: Outcome): AuditEntry => ({
+  tenantId: row.tenantId,
+  actor: 'wallet',
+  action: row.status === 'verified' ? 'verification.verified' : 'verification.failed',
+  subject: row.id,
+  details:
+    'reason' in outcome
+      ? { reason: outcome.reason }
+      : {
+          credential_type: outcome.type,
+          ...(outcome.trust ? { trust: trustView(outcome.trust) } : {}),
+          ...(row.profile ? { profile: row.profile } : {}),
+        },
+});

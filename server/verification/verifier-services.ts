@@ -3,6 +3,7 @@ import type { ClientIdPrefix } from '../../contract/verification/authorization-r
 import type { Config } from '../config.js';
 import type { KeyEncryption } from '../keys/key-encryption.js';
 import type { Signer } from '../keys/signer.js';
+import type { Sql } from '../persistence/sql.js';
 import type { EphemeralSessions } from './ephemeral-sessions.js';
 import type { TrustedIssuerKeys } from './issuer-trust.js';
 import type { SessionEvents } from './session-events.js';
@@ -13,6 +14,8 @@ export interface VerifierServices {
   signer: Signer;
   sealing: KeyEncryption;
   events: SessionEvents;
+  /** Prepared statements on the ORM's pool, for the response endpoint's one write. */
+  sql: Sql;
   /** Sessions of anonymous sign-ins, kept with a TTL until they lead somewhere. */
   ephemeral: EphemeralSessions;
   /** Status list tokens, fetched once per their ttl for the whole process. */
