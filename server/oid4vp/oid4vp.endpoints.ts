@@ -22,7 +22,8 @@ export function mountOid4vp(app: Express, services: VerifierServices): void {
   const router = s.router(oid4vpContract, {
     requestObject: async ({ params, query, req, res }) => {
       res.setHeader('Cache-Control', 'no-store');
-      const session = (await findSession(req.em, services.ephemeral, { id: params.id }))?.session;
+      const session = (await findSession(req.em, services.ephemeral, { id: params.id }, services.sql))
+        ?.session;
       if (!session || statusOf(session) !== 'pending') {
         return {
           status: 404,

@@ -32,7 +32,7 @@ export async function readAuthorizationResponse(
 ): Promise<ReadResponse> {
   if (form.response) {
     const kid = responseKid(form.response);
-    const found = kid ? await findSession(em, s.ephemeral, { encKid: kid }) : undefined;
+    const found = kid ? await findSession(em, s.ephemeral, { encKid: kid }, s.sql) : undefined;
     if (!found) throw invalidRequest('response is not encrypted to a key of a session');
     const { session, ephemeral } = found;
     const payload = await decryptResponse(s, session, form.response);
@@ -41,7 +41,7 @@ export async function readAuthorizationResponse(
   }
   if (!form.state) throw invalidRequest('state is required');
   if (form.vp_token === undefined && form.error === undefined) throw invalidRequest('vp_token is required');
-  const found = await findSession(em, s.ephemeral, { state: form.state });
+  const found = await findSession(em, s.ephemeral, { state: form.state }, s.sql);
   if (!found) throw invalidRequest('state does not belong to a session');
   const { session, ephemeral } = found;
   return { session, ephemeral, encrypted: false, ...responseParameters(form) };

@@ -22,7 +22,7 @@ export async function readDcApiResponse(
 ): Promise<ReadResponse> {
   const found = CONTROL_CHARACTERS.test(sessionId)
     ? undefined
-    : await findSession(em, s.ephemeral, { id: sessionId });
+    : await findSession(em, s.ephemeral, { id: sessionId }, s.sql);
   if (!found) throw invalidRequest('no such session');
   const { session, ephemeral } = found;
   if (!session.expectedOrigins)

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TtlStore } from '../ephemeral/ttl-store.js';
+import type { Sql } from '../persistence/sql.js';
 import { PresentationSession } from './presentation-session.entity.js';
 
 /** How long a session stays readable after it expires, so a late page or wallet is told "expired". */
@@ -69,14 +70,47 @@ export class EphemeralSessions {
   }
 }
 
-/** A session by id, `enc_kid` or `state`: its row first, else the TTL store. */
+/**
+ * A session by id, `enc_kid` or `state`: its row first, else the TTL store. With `sql` (the wallet's
+ * hot endpoints) the row comes from a prepared statement as a plain object, not a managed entity:
+ * nothing changes a found session through the unit of work (outcomes are conditional UPDATEs).
+ */
 export async function findSession(
   em: EntityManager,
   ephemeral: EphemeralSessions,
   key: SessionKey,
+  sql?: Sql,
 ): Promise<FoundSession | undefined> {
-  const row = await em.findOne(PresentationSession, key);
+  const row = sql ? await sessionRow(em, sql, key) : await em.findOne(PresentationSession, key);
   if (row) return { session: row, ephemeral: false };
   const stored = await ephemeral.find(key);
   return stored ? { session: stored, ephemeral: true } : undefined;
+}
+
+let shape: { columns: string; dates: string[] } | undefined;
+
+/**
+ * The row's columns named as the entity's properties, from the ORM's metadata (read once); the ORM's
+ * pool hands timestamps over as text, so they become Dates here as the entity would have them.
+ */
+async function sessionRow(em: EntityManager, sql: Sql, key: SessionKey) {
+  if (!shape) {
+    const props = em
+      .getMetadata()
+      .get(PresentationSession)
+      .props.filter((p) => p.fieldNames?.length === 1);
+    shape = {
+      columns: props.map((p) => `${p.fieldNames[0]} as "${p.name}"`).join(', '),
+      dates: props.filter((p) => p.runtimeType === 'Date').map((p) => p.name),
+    };
+  }
+  const [by, value] =
+    'id' in key ? ['id', key.id] : 'encKid' in key ? ['enc_kid', key.encKid] : ['state', key.state];
+  const [row] = await sql.query<Record<string, unknown>>(
+    `select ${shape.columns} from presentation_session where ${by} = $1 limit 1`,
+    [value],
+  );
+  if (!row) return undefined;
+  for (const date of shape.dates) if (row[date] != null) row[date] = new Date(row[date] as string);
+  return row as PresentationSession;
 }
