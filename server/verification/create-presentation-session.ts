@@ -7,12 +7,14 @@ import {
   type PresentationUriScheme,
   type ResponseMode,
 } from '../../contract/verification/authorization-request.js';
-import { appendAuditEvent } from '../audit/audit-log.js';
+import { statementAudit } from '../audit/audit-log.js';
 import { vctOf } from '../credential-configurations/credential-configuration.entity.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { validationError } from '../domain-errors.js';
 import { qrCodeSvg } from '../http/qr-code.js';
 import { fieldErrors } from '../http/zod-errors.js';
+import { entityShape, insertRowSql } from '../persistence/entity-rows.js';
+import { Params, type Sql } from '../persistence/sql.js';
 import { cachedTenant } from '../tenants/tenant-cache.js';
 import { hashSecret } from '../tenants/token-secret.js';
 import { buildDcqlForVct } from './build-dcql.js';
@@ -40,6 +42,35 @@ const random = (bytes: number) => randomBytes(bytes).toString('base64url');
 
 export const requestObjectUrl = (verifierUrl: string, sessionId: string, sameDevice = false) =>
   `${verifierUrl}/oid4vp/auth-request/${sessionId}${sameDevice ? '?flow=same-device' : ''}`;
+
+/**
+ * The session's row and its audit event, written by one statement and no transaction (the ORM's unit
+ * of work would take four): the session is new, so there is nothing to read or lock first.
+ */
+async function recordSession(em: EntityManager, sql: Sql, fields: PresentationSession, actor: string) {
+  const audit = statementAudit([
+    {
+      tenantId: fields.tenantId,
+      actor,
+      action: 'verification.requested',
+      subject: fields.id,
+      details: {
+        configuration: fields.credentialConfigurationId,
+        response_mode: fields.responseMode,
+        ...(fields.profile ? { profile: fields.profile } : {}),
+        ...(fields.expectedOrigins ? { expected_origins: fields.expectedOrigins } : {}),
+      },
+    },
+  ]);
+  const params = new Params();
+  await sql.query(
+    `with session as (${insertRowSql(entityShape(em, PresentationSession), params, fields)} returning id),
+     ${audit.ctes(params, 'session')}
+     select 1`,
+    params.values,
+  );
+  await audit.committed(em);
+}
 
 /**
  * Starts a presentation session: the DCQL query (from a configuration's type and claims, or as
@@ -136,26 +167,8 @@ export async function createPresentationSession(
     expiresAt: new Date(now.getTime() + expiresIn * 1000),
     completedAt: null,
   };
-  let session = fields;
   if (keep === 'ephemeral') await s.ephemeral.save(fields);
-  else
-    session = await em.transactional(async (tx) => {
-      const row = tx.create(PresentationSession, fields);
-      await tx.flush();
-      await appendAuditEvent(tx, {
-        tenantId,
-        actor,
-        action: 'verification.requested',
-        subject: id,
-        details: {
-          configuration: req.credential_configuration_id ?? null,
-          response_mode: req.response_mode,
-          ...(profile ? { profile } : {}),
-          ...(fields.expectedOrigins ? { expected_origins: fields.expectedOrigins } : {}),
-        },
-      });
-      return row;
-    });
+  else await recordSession(em, s.sql, fields, actor);
   const { clientId } = await s.identity(fields.clientIdPrefix);
   // HAIP 1.0 registers `haip-vp` for its requests: the profile's default link scheme.
   const scheme =
@@ -166,7 +179,7 @@ export async function createPresentationSession(
   const crossDeviceUri = link(false);
   const svg = await qrCodeSvg(crossDeviceUri);
   return {
-    session,
+    session: fields,
     expiresIn,
     authorizationRequestUri,
     crossDeviceUri,

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TtlStore } from '../ephemeral/ttl-store.js';
+import { entityFromRow, entityShape, selectColumns } from '../persistence/entity-rows.js';
 import type { Sql } from '../persistence/sql.js';
 import { PresentationSession } from './presentation-session.entity.js';
 
@@ -87,30 +88,14 @@ export async function findSession(
   return stored ? { session: stored, ephemeral: true } : undefined;
 }
 
-let shape: { columns: string; dates: string[] } | undefined;
-
-/**
- * The row's columns named as the entity's properties, from the ORM's metadata (read once); the ORM's
- * pool hands timestamps over as text, so they become Dates here as the entity would have them.
- */
+/** The session's row by a prepared statement, as the entity has it. */
 async function sessionRow(em: EntityManager, sql: Sql, key: SessionKey) {
-  if (!shape) {
-    const props = em
-      .getMetadata()
-      .get(PresentationSession)
-      .props.filter((p) => p.fieldNames?.length === 1);
-    shape = {
-      columns: props.map((p) => `${p.fieldNames[0]} as "${p.name}"`).join(', '),
-      dates: props.filter((p) => p.runtimeType === 'Date').map((p) => p.name),
-    };
-  }
+  const shape = entityShape(em, PresentationSession);
   const [by, value] =
     'id' in key ? ['id', key.id] : 'encKid' in key ? ['enc_kid', key.encKid] : ['state', key.state];
   const [row] = await sql.query<Record<string, unknown>>(
-    `select ${shape.columns} from presentation_session where ${by} = $1 limit 1`,
+    `select ${selectColumns(shape)} from presentation_session where ${by} = $1 limit 1`,
     [value],
   );
-  if (!row) return undefined;
-  for (const date of shape.dates) if (row[date] != null) row[date] = new Date(row[date] as string);
-  return row as PresentationSession;
+  return row && entityFromRow<PresentationSession>(shape, row);
 }
