@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { revokeCredentialsOfIssuance } from '../issuance/change-credential-status.js';
+import { endIssuance } from '../issuance/change-credential-status.js';
 import { transactionSql } from '../persistence/sql.js';
 import type { ScimUser } from './scim-user.entity.js';
 
@@ -10,12 +10,7 @@ import type { ScimUser } from './scim-user.entity.js';
  */
 export async function revokeUserCredential(tx: EntityManager, user: ScimUser, actor: string, reason: string) {
   if (!user.issuanceId) return [];
-  await transactionSql(tx).query(
-    `update issuance set status = 'withdrawn', payload = null
-     where id = $1 and status in ('offered', 'redeemed')`,
-    [user.issuanceId],
-  );
-  const revoked = await revokeCredentialsOfIssuance(tx, user.issuanceId, actor, reason);
+  const revoked = await endIssuance(tx, user.issuanceId, actor, reason);
   user.issuanceId = null;
   user.credentialPayloadHash = null;
   user.directCredential = null;

@@ -31,8 +31,9 @@ async function loadForWrite(tx: EntityManager, tenantId: string, id: string, ifM
 }
 
 /**
- * Stores the user's new state, brings their credential in line and records the audit event, in the
- * caller's transaction. A unique userName clash surfaces as 409 uniqueness.
+ * Brings the user's credential in line, stores the user's new state and records the audit event, in
+ * the caller's transaction. The user is written once, after the credential work, with its credential
+ * fields; a unique userName clash then surfaces as 409 uniqueness and the rollback undoes the rest.
  */
 async function commitUser(
   tx: EntityManager,
@@ -43,16 +44,19 @@ async function commitUser(
   actor: string,
 ): Promise<SyncOutcome> {
   const tenant = await getTenant(tx, user.tenantId);
+  // A user created just now belongs to no group yet, and an inactive user's credential is revoked
+  // whatever their groups: only an active user's later change reads memberships.
+  const groups =
+    trigger === 'provision' || !user.active
+      ? []
+      : await groupNamesOf((sql, params) => tx.execute(sql, params), user.id);
+  const sync = await syncUserCredential(tx, services, tenant, user, groups, trigger, actor);
   try {
     await tx.flush();
   } catch (e) {
     if (e instanceof UniqueConstraintViolationException) throw taken();
     throw e;
   }
-  // A user created just now belongs to no group yet: only a later change can read memberships.
-  const groups =
-    trigger === 'provision' ? [] : await groupNamesOf((sql, params) => tx.execute(sql, params), user.id);
-  const sync = await syncUserCredential(tx, services, tenant, user, groups, trigger, actor);
   await appendAuditEvent(tx, {
     tenantId: user.tenantId,
     actor,

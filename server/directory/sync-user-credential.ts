@@ -110,7 +110,7 @@ async function bringInLine(
   user.issuanceId = created.offerId;
   user.credentialPayloadHash = built.hash;
   user.directCredential = created.credential?.credential ?? null;
-  await tx.flush();
+  // The user is written once, by the caller's flush, with all of this.
   return {
     outcome: live ? 'renewed' : 'issued',
     issued: created.credential ? [created.credential.id] : [],

@@ -57,11 +57,12 @@ export async function changeCredentialStatus(
 }
 
 /**
- * Revokes, in the caller's transaction, every credential issued from an issuance that is still
- * valid or suspended: one conditional UPDATE … RETURNING, then each one's status list entry and
+ * Ends an issuance in the caller's transaction: its offer, if not yet redeemed to the end, is
+ * withdrawn (its payload erased) and every credential issued from it that is still valid or
+ * suspended is revoked, both by one statement; then each revoked credential's status list entry and
  * audit event. Returns the ids of the credentials revoked.
  */
-export async function revokeCredentialsOfIssuance(
+export async function endIssuance(
   tx: EntityManager,
   issuanceId: string,
   actor: string,
@@ -69,7 +70,11 @@ export async function revokeCredentialsOfIssuance(
 ): Promise<string[]> {
   const { from, to } = TRANSITIONS.revoke;
   const moved = await transactionSql(tx).query<Record<string, unknown>>(
-    `update issued_credential set status = $1 where issuance_id = $2 and status = any($3::text[])
+    `with withdrawn as (
+       update issuance set status = 'withdrawn', payload = null
+       where id = $2 and status in ('offered', 'redeemed')
+     )
+     update issued_credential set status = $1 where issuance_id = $2 and status = any($3::text[])
      returning id, tenant_id, status, status_list_id, status_idx`,
     [to, issuanceId, from],
   );

@@ -203,15 +203,20 @@ export async function recordIssuance(
   actor: string,
 ): Promise<CreatedIssuance> {
   const plan = planIssuance(s, c, actor);
-  const issuance = tx.create(Issuance, plan.issuance);
-  await tx.flush();
+  const direct = c.delivery.includes('direct');
+  // Direct delivery alone is done at once: the row is written issued, without its payload, rather
+  // than written and updated. With an offer as well, the offer stays open with its payload.
+  const issued = direct && !plan.created.offerUri;
+  // A native INSERT, not the unit of work: a flush here would also write the caller's pending
+  // changes (a SCIM user) early, and they would be written again once the caller is done.
+  await tx.insert(
+    Issuance,
+    issued ? { ...plan.issuance, status: 'issued', issuedAt: new Date(), payload: null } : plan.issuance,
+  );
   for (const mail of plan.mails) await queueMail(tx, mail);
   await appendAuditEvent(tx, plan.audit);
-  if (!c.delivery.includes('direct')) return plan.created;
+  if (!direct) return plan.created;
   const ctx = { signer: s.signer, issuerUrl: s.issuerUrl, actor };
-  const batch = await issueCredentials(tx, ctx, issuance, c.configuration, [c.holderKey]);
-  // With an offer as well, the offer stays open with its payload; otherwise the issuance is done.
-  if (!plan.created.offerUri)
-    Object.assign(issuance, { status: 'issued', issuedAt: new Date(), payload: null });
+  const batch = await issueCredentials(tx, ctx, plan.issuance, c.configuration, [c.holderKey]);
   return { ...plan.created, credential: batch.credentials[0] };
 }
