@@ -34,16 +34,23 @@ export async function issueAccessToken(
   dpopJkt?: string,
   refreshFamilyId?: string,
 ): Promise<string> {
+  const { token, row } = newAccessToken(issuanceId, dpopJkt, refreshFamilyId);
+  await tx.insert(Oid4vciAccessToken, row);
+  return token;
+}
+
+/** A fresh access token and the row that stores it (its hash, never the token). */
+export function newAccessToken(issuanceId: string, dpopJkt?: string, refreshFamilyId?: string) {
   const token = randomBytes(32).toString('base64url');
-  await tx.insert(Oid4vciAccessToken, {
+  const row: Oid4vciAccessToken = {
     tokenHash: hashSecret(token),
     issuanceId,
     expiresAt: new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000),
     dpopJkt: dpopJkt ?? null,
     refreshFamilyId: refreshFamilyId ?? null,
     spentAt: null,
-  });
-  return token;
+  };
+  return { token, row };
 }
 
 /**

@@ -30,7 +30,7 @@ export function mountOid4vci(app: Express, ctx: AppContext, codes: OfferCodes): 
   const router = s.router(oid4vciContract, {
     ...metadataRoutes(ctx),
     credentialOffer: credentialOfferRoute(issuerUrl, codes),
-    token: tokenRoute(ctx.config, codes),
+    token: tokenRoute(ctx.config, codes, ctx.sql),
     nonce: nonceRoute(ctx),
     credential: credentialRoute(ctx),
     notification: notificationRoute(ctx),

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Config } from '../config.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
+import type { Sql } from '../persistence/sql.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-token-store.js';
 import { invalidGrant, invalidRequest, OAuthError } from './oauth-error.js';
 import { redeemPreAuthorizedCode } from './redeem-pre-authorized-code.js';
@@ -16,7 +17,13 @@ import { walletProofs } from './wallet-proofs.js';
  * checked completely before their jtis are spent and before the code is looked at, so a refused
  * proof or attestation leaves the pre-authorized code usable.
  */
-export async function preAuthorizedCodeGrant(req: Request, res: Response, config: Config, codes: OfferCodes) {
+export async function preAuthorizedCodeGrant(
+  req: Request,
+  res: Response,
+  config: Config,
+  codes: OfferCodes,
+  sql: Sql,
+) {
   const body = (req.body ?? {}) as Record<string, unknown>;
   const proofs = await walletProofs(req, config, 'token');
   const { dpop, wallet } = proofs;
@@ -31,14 +38,14 @@ export async function preAuthorizedCodeGrant(req: Request, res: Response, config
     throw invalidGrant('unknown pre-authorized code');
   }
   await proofs.spend(req.em);
-  const tokens = await redeemPreAuthorizedCode(req.em, codes, read, body.tx_code, {
-    dpopJkt: dpop?.jkt,
-    clientId: wallet?.clientId,
-  }).catch((e: unknown) => {
-    // What the per-address guessing limit counts (server/rate-limit): a code or tx_code that was wrong.
-    if (e instanceof OAuthError && e.error === 'invalid_grant') res.locals.failedRedemption = true;
-    throw e;
-  });
+  const binding = { dpopJkt: dpop?.jkt, clientId: wallet?.clientId };
+  const tokens = await redeemPreAuthorizedCode(req.em, codes, read, body.tx_code, binding, sql).catch(
+    (e: unknown) => {
+      // What the per-address guessing limit counts (server/rate-limit): a code or tx_code that was wrong.
+      if (e instanceof OAuthError && e.error === 'invalid_grant') res.locals.failedRedemption = true;
+      throw e;
+    },
+  );
   proofs.sendNextNonce(res);
   return {
     access_token: tokens.accessToken,

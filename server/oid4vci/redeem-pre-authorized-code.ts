@@ -2,12 +2,15 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Issuance } from '../issuance/issuance.entity.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
+import type { Sql } from '../persistence/sql.js';
 import { invalidGrant, invalidRequest } from './oauth-error.js';
+import { redeemInOneStatement } from './redeem-in-one-statement.js';
 import { countWrongCode, type RedeemedTokens, redeemOffer, type TokenBinding } from './redeem-offer.js';
 
 /**
  * The token endpoint's pre-authorized code grant, for a code already read (its MAC checked). The
- * issuance row is locked, so of two wallets racing with the same code exactly one gets a token. A
+ * common case is one read and one write (redeem-in-one-statement.ts); otherwise the issuance row is
+ * locked, so of two wallets racing with the same code exactly one gets a token. A
  * wrong tx_code is counted (and committed) before the error is returned; the fifth kills the offer.
  */
 export async function redeemPreAuthorizedCode(
@@ -16,10 +19,13 @@ export async function redeemPreAuthorizedCode(
   code: { offerId: string; expiresAt: Date },
   txCode: string | undefined,
   binding: TokenBinding = {},
+  sql?: Sql,
 ): Promise<RedeemedTokens> {
   // The code's own short clock (OID4VCI 1.0 section 4.1.1); the offer behind it may still be open.
   if (code.expiresAt <= new Date())
     throw invalidGrant('the pre-authorized code has expired; open the offer again for a fresh one');
+  const quick = sql && (await redeemInOneStatement(em, sql, codes, code.offerId, txCode, binding));
+  if (quick) return quick;
   const outcome = await em.transactional(async (tx) => {
     const issuance = await tx.findOne(
       Issuance,

@@ -3,6 +3,7 @@ import { PRE_AUTHORIZED_CODE_GRANT } from '../../contract/issuance/issuance-requ
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { Config } from '../config.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
+import type { Sql } from '../persistence/sql.js';
 import { invalidRequest, unsupportedGrantType } from './oauth-error.js';
 import { preAuthorizedCodeGrant } from './pre-authorized-code-grant.js';
 import { refreshTokenGrant } from './refresh/refresh-token-grant.js';
@@ -15,7 +16,7 @@ const s = initServer();
  * The metadata now names `/oauth2/token` (one authorization server per origin); this one stays for
  * wallets that cached the old metadata, and runs the same grant.
  */
-export function tokenRoute(config: Config, codes: OfferCodes) {
+export function tokenRoute(config: Config, codes: OfferCodes, sql: Sql) {
   return s.route(oid4vciContract.token, async ({ body, req, res }) => {
     res.setHeader('Cache-Control', 'no-store');
     if (!req.is('application/x-www-form-urlencoded')) {
@@ -28,6 +29,6 @@ export function tokenRoute(config: Config, codes: OfferCodes) {
       return { status: 200, body: await refreshTokenGrant(req, res, config) };
     if (body.grant_type !== PRE_AUTHORIZED_CODE_GRANT)
       throw unsupportedGrantType(`only ${PRE_AUTHORIZED_CODE_GRANT} and refresh_token are supported`);
-    return { status: 200, body: await preAuthorizedCodeGrant(req, res, config, codes) };
+    return { status: 200, body: await preAuthorizedCodeGrant(req, res, config, codes, sql) };
   });
 }

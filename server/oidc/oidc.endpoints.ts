@@ -36,7 +36,7 @@ const FORM = 'application/x-www-form-urlencoded';
  */
 export function mountOidc(
   app: Express,
-  ctx: Pick<AppContext, 'config' | 'signer' | 'verifier' | 'issuance' | 'shared' | 'logger'>,
+  ctx: Pick<AppContext, 'config' | 'signer' | 'verifier' | 'issuance' | 'shared' | 'logger' | 'sql'>,
 ): void {
   assertServableLayout(ctx.config);
   const endpoints = oidcEndpoints(ctx.config.verifierUrl);
@@ -67,7 +67,7 @@ export function mountOidc(
         if (!grant) throw invalidRequest('grant_type is required (form-encoded, RFC 6749 section 3.2)');
         const at = servedRoles(ctx.config, req.hostname);
         if (grant === PRE_AUTHORIZED_CODE_GRANT && at?.issuer)
-          return res.json(await preAuthorizedCodeGrant(req, res, ctx.config, ctx.issuance.codes));
+          return res.json(await preAuthorizedCodeGrant(req, res, ctx.config, ctx.issuance.codes, ctx.sql));
         // Only the credential issuer gives refresh tokens (the OpenID provider's logins do not).
         if (grant === 'refresh_token' && at?.issuer)
           return res.json(await refreshTokenGrant(req, res, ctx.config));

@@ -32,13 +32,20 @@ export function entityShape<T extends object>(em: EntityManager, entity: EntityN
   return shape;
 }
 
-/** `insert into <table> (<every column>) values (…)` of `row`, its values added to `params`. */
-export function insertRowSql(shape: EntityShape, params: Params, row: object): string {
+/**
+ * `insert into <table> (<every column>) values (…)` of `row`, its values added to `params`; with
+ * `gate` (a CTE of the same statement) `select … from <gate>`, so the row is written only if the
+ * gate yields one.
+ */
+export function insertRowSql(shape: EntityShape, params: Params, row: object, gate?: string): string {
   const values = shape.props.map((p) => {
     const value = (row as Record<string, unknown>)[p.name] ?? null;
     return `${params.add(p.cast === '::jsonb' && value !== null ? JSON.stringify(value) : value)}${p.cast}`;
   });
-  return `insert into ${shape.table} (${shape.props.map((p) => p.column).join(', ')}) values (${values.join(', ')})`;
+  const columns = shape.props.map((p) => p.column).join(', ');
+  return gate
+    ? `insert into ${shape.table} (${columns}) select ${values.join(', ')} from ${gate}`
+    : `insert into ${shape.table} (${columns}) values (${values.join(', ')})`;
 }
 
 /** The select list naming each column as its property. */
