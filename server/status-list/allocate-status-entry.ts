@@ -69,10 +69,13 @@ export async function allocateStatusEntries(
 
 /**
  * `count` entries for a change that is written afterwards by one statement of its own, with no
- * transaction open meanwhile (the wallet's credential request): the numbers are drawn outside any
- * transaction, which changes nothing since nextval() is not transactional anyway. In the rare case an
- * entry needs more than its number (the list it falls in is not open yet, or it is the half-way entry
- * that asks for the next list), that entry is placed in a short transaction of its own.
+ * transaction open meanwhile (the wallet's credential request). The numbers are drawn outside any
+ * transaction, which changes nothing since nextval() is not transactional anyway, and a block at a
+ * time: this process keeps the numbers it drew and hands each out once, so most requests draw none.
+ * Numbers a process never hands out (it stopped) stay unused entries, VALID like any unused one,
+ * as a rolled-back issuance's number always did. In the rare case an entry needs more than its
+ * number (the list it falls in is not open yet, or it is the half-way entry that asks for the next
+ * list), that entry is placed when handed out, in a short transaction of its own.
  */
 export async function reserveStatusEntries(
   em: EntityManager,
@@ -80,9 +83,21 @@ export async function reserveStatusEntries(
   issuerUrl: string,
   count: number,
 ): Promise<StatusEntry[]> {
-  const numbered = await sql.query<Numbered>(NUMBERED, [count]);
+  let pool = drawn.get(sql);
+  if (!pool) drawn.set(sql, (pool = { rows: [] }));
+  while (pool.rows.length < count) {
+    // One draw at a time: requests that find the block spent wait for the same draw.
+    const p = pool;
+    p.drawing ??= sql
+      .query<Numbered>(NUMBERED, [Math.max(count, BLOCK)])
+      .then((rows) => void p.rows.push(...rows))
+      .finally(() => {
+        p.drawing = undefined;
+      });
+    await p.drawing;
+  }
   const entries: StatusEntry[] = [];
-  for (const row of numbered) {
+  for (const row of pool.rows.splice(0, count)) {
     const n = Number(row.n);
     const list = row.id ? (row as ListRow) : undefined;
     const position = list ? n - Number(list.seq_start) : -1;
@@ -94,6 +109,10 @@ export async function reserveStatusEntries(
   }
   return entries;
 }
+
+/** Numbers drawn per database (its Sql) and not yet handed out, in sequence order. */
+const drawn = new WeakMap<Sql, { rows: Numbered[]; drawing?: Promise<void> | undefined }>();
+const BLOCK = 16;
 
 /** One entry: what `allocateStatusEntries` does for a single credential. */
 export async function allocateStatusEntry(

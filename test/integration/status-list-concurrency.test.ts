@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allocateStatusEntry } from '../../server/status-list/allocate-status-entry.js';
+import { poolSql, type Sql } from '../../server/persistence/sql.js';
+import {
+  allocateStatusEntries,
+  allocateStatusEntry,
+  reserveStatusEntries,
+} from '../../server/status-list/allocate-status-entry.js';
 import { setCredentialStatus } from '../../server/status-list/set-credential-status.js';
 import { readStatus, StatusType } from '../../server/status-list/status-list-encoding.js';
 import { employeePayload } from '../support/fixtures.js';
@@ -101,6 +106,29 @@ describe('status lists under concurrency', () => {
       ),
     );
     expect(new Set(entries.map((e) => `${e.listId}/${e.idx}`)).size).toBe(16);
+  });
+
+  it('hands out numbers drawn a block at a time once each, across nodes and beside transactions', async () => {
+    // Two nodes (two prepared-statement handles on the pool, each with its own drawn block) and the
+    // transactional allocator, all at once: no entry twice, and a node draws a block, not a number.
+    const nodes = [await poolSql(orm()), await poolSql(orm())];
+    const reserved = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        i % 3 === 2
+          ? orm()
+              .em.fork()
+              .transactional((tx) => allocateStatusEntries(tx, issuerUrl(), 2))
+          : reserveStatusEntries(orm().em.fork(), nodes[i % 3] as Sql, issuerUrl(), 2),
+      ),
+    );
+    const entries = reserved.flat();
+    expect(entries).toHaveLength(120);
+    expect(new Set(entries.map((e) => `${e.listId}/${e.idx}`)).size).toBe(120);
+    const before = await f.sql.query('select last_value from status_list_entry_seq');
+    await reserveStatusEntries(orm().em.fork(), nodes[0] as Sql, issuerUrl(), 1);
+    const after = await f.sql.query('select last_value from status_list_entry_seq');
+    // The first node still held numbers of its last block: this one drew nothing.
+    expect(after.rows[0]).toEqual(before.rows[0]);
   });
 
   it('publishes every one of concurrent changes to one list made in transactions held open together', async () => {
