@@ -5,6 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createAdminClient } from '../../clients/integrator/src/index.js';
+import { compiledService } from './compiled-service.js';
 import { spawnProbed } from './probed-process.js';
 
 /**
@@ -78,7 +79,9 @@ export async function startBenchService(options: BenchServiceOptions = {}) {
   };
   delete env.DATABASE_URL;
   if (db) env.DATABASE_URL = db.url;
-  const service = spawnProbed('server/main.ts', env);
+  // As `npm start` runs it: compiled JavaScript with source maps.
+  const compiled = await compiledService();
+  const service = spawnProbed(compiled.main, env, ['--enable-source-maps'], compiled.probe);
   for (let i = 0; ; i++) {
     const ready = await fetch(`${baseUrl}/readyz`).then(
       (r) => r.ok,

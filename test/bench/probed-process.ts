@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ProbeSnapshot } from './process-probe.js';
 
 const probeModule = path.join(path.dirname(fileURLToPath(import.meta.url)), 'process-probe.ts');
@@ -17,14 +17,19 @@ export interface ProbedProcess {
 
 /**
  * A benchmarked Node process of its own (so that the load driver and it do not share an event loop),
- * with the probe loaded and an IPC channel to ask it for statement counts and CPU time.
+ * with the probe loaded and an IPC channel to ask it for statement counts and CPU time. A TypeScript
+ * script runs under tsx; with `compiledProbe` (compiled-service.ts) a JavaScript one runs as is.
  */
 export function spawnProbed(
   script: string,
   env: Record<string, string | undefined>,
   nodeArgs: string[] = [],
+  compiledProbe?: string,
 ): ProbedProcess {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', '--import', probeModule, script], {
+  const loaders = compiledProbe
+    ? ['--import', pathToFileURL(compiledProbe).href]
+    : ['--import', 'tsx', '--import', probeModule];
+  const child = spawn(process.execPath, [...nodeArgs, ...loaders, script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
