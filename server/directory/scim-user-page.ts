@@ -1,6 +1,7 @@
 import type { Sql } from '../persistence/sql.js';
 import type { GroupRef } from './group-membership.js';
 import type { ScimUser } from './scim-user.entity.js';
+import type { Anchor, UserPageAnchors } from './scim-user-anchors.js';
 import { type CredentialState, credentialStateOf, type IssuanceRow } from './user-credential-state.js';
 
 /** What a user's SCIM representation is built from: the stored user, its groups and credential state. */
@@ -14,6 +15,7 @@ export interface UserPageItem {
 
 interface PageRow {
   total: string;
+  changes: string;
   id: string | null;
   resource: Record<string, unknown>;
   active: boolean;
@@ -32,60 +34,88 @@ interface PageRow {
  * groups (by name) and the issuance with its credentials (oldest first), in one prepared statement:
  * an unfiltered page was three to four statements, each parsed and planned anew, and camel-casing
  * every column of every row in JavaScript. No page is read when the total says it would be empty.
- * The signed credential is read only when the client asked for it (`withCredential`).
+ * The signed credential is read only when the client asked for it ($4).
+ *
+ * The page starts from an anchor ($5, $6: a user's sort key, at position $7 + 1) instead of the
+ * first user, so the OFFSET skips only the users between the anchor and the page; with none, the
+ * anchor is before every user. An anchor only holds while the tenant's change count is still the
+ * one it was learnt under ($8): otherwise the statement reads no page and answers the count.
  */
 const PAGE = `
-select c.n as total, u.id, u.resource, u.active, u.created_at as "createdAt", u.updated_at as "updatedAt",
-  u.version, u.issuance_id as "issuanceId", u.credential_reason as "credentialReason",
-  case when $4 then u.direct_credential end as "directCredential",
+select c.n as total, c.changes, u.id, u.resource, u.active, u.created_at as "createdAt",
+  u.updated_at as "updatedAt", u.version, u.issuance_id as "issuanceId", u.credential_reason as "credentialReason",
+  case when $4::boolean then u.direct_credential end as "directCredential",
   (select json_agg(json_build_object('id', g.id, 'displayName', g.display_name) order by g.display_name)
    from scim_group_member m join scim_group g on g.id = m.group_id where m.user_id = u.id) as groups,
   (select json_build_object('id', i.id, 'status', i.status, 'expires_at', i.expires_at, 'credentials',
      coalesce((select json_agg(json_build_object('id', ic.id, 'status', ic.status) order by ic.issued_at, ic.id)
                from issued_credential ic where ic.issuance_id = i.id), '[]'))
    from issuance i where i.id = u.issuance_id) as issuance
-from (select coalesce(sum(n), 0) as n from scim_resource_count where tenant_id = $1 and resource_type = 'User') c
+from (select coalesce(sum(n), 0) as n, coalesce(sum(changes), 0) as changes
+      from scim_resource_count where tenant_id = $1 and resource_type = 'User') c
 left join lateral (
-  select * from scim_user where tenant_id = $1 and c.n >= $3 + 1
-  order by created_at, id limit $2 offset $3
+  select * from scim_user
+  where tenant_id = $1 and c.n >= $3::bigint + 1 and ($8::numeric is null or c.changes = $8::numeric)
+    and (created_at, id) >= ($5::timestamptz, $6::uuid)
+  order by created_at, id limit $2::bigint offset $3::bigint - $7::bigint
 ) u on true
 order by u.created_at, u.id`;
 
-/** One page of a tenant's users, without filter or sortBy (RFC 7644 section 3.4.2), ready for their views. */
+const BEFORE_EVERY_USER = { position: 1, createdAt: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
+
+/**
+ * One page of a tenant's users, without filter or sortBy (RFC 7644 section 3.4.2), ready for their
+ * views. `anchors` are this node's knowledge of where positions start; a stale one costs a second
+ * statement from the first user, never a different page.
+ */
 export async function scimUserPage(
   sql: Sql,
+  anchors: UserPageAnchors,
   tenantId: string,
   page: { startIndex: number; count: number; withCredential: boolean },
 ): Promise<{ total: number; items: UserPageItem[] }> {
-  const rows = await sql.query<PageRow>(PAGE, [
-    tenantId,
-    page.count,
-    page.startIndex - 1,
-    page.withCredential,
-  ]);
-  const total = Number(rows[0]?.total ?? 0);
-  const now = new Date();
-  const items: UserPageItem[] = [];
-  for (const row of rows) {
-    if (row.id === null) continue;
-    items.push({
-      user: {
-        id: row.id,
-        resource: row.resource,
-        active: row.active,
-        // The pool hands timestamps over as text, as the ORM would read them.
-        createdAt: new Date(row.createdAt),
-        updatedAt: new Date(row.updatedAt),
-        version: row.version,
-        directCredential: row.directCredential,
-      },
-      groups: row.groups ?? [],
-      credential: credentialStateOf(
-        { id: row.id, issuanceId: row.issuanceId, credentialReason: row.credentialReason },
-        row.issuance ?? undefined,
-        now,
-      ),
-    });
+  const read = (anchor: Anchor, changes: string | null) =>
+    sql.query<PageRow>(PAGE, [
+      tenantId,
+      page.count,
+      page.startIndex - 1,
+      page.withCredential,
+      anchor.createdAt,
+      anchor.id,
+      anchor.position - 1,
+      changes,
+    ]);
+  const known = anchors.nearest(tenantId, page.startIndex);
+  let rows = known ? await read(known.anchor, known.changes) : [];
+  if (!known || String(rows[0]?.changes) !== known.changes) rows = await read(BEFORE_EVERY_USER, null);
+  const first = rows[0];
+  const total = Number(first?.total ?? 0);
+  const users = rows.filter((r): r is PageRow & { id: string } => r.id !== null);
+  const last = users[users.length - 1];
+  if (first && last) {
+    anchors.learn(tenantId, String(first.changes), [
+      { position: page.startIndex, createdAt: users[0]?.createdAt as string, id: users[0]?.id as string },
+      { position: page.startIndex + users.length - 1, createdAt: last.createdAt, id: last.id },
+    ]);
   }
+  const now = new Date();
+  const items = users.map((row) => ({
+    user: {
+      id: row.id,
+      resource: row.resource,
+      active: row.active,
+      // The pool hands timestamps over as text, as the ORM would read them.
+      createdAt: new Date(row.createdAt),
+      updatedAt: new Date(row.updatedAt),
+      version: row.version,
+      directCredential: row.directCredential,
+    },
+    groups: row.groups ?? [],
+    credential: credentialStateOf(
+      { id: row.id, issuanceId: row.issuanceId, credentialReason: row.credentialReason },
+      row.issuance ?? undefined,
+      now,
+    ),
+  }));
   return { total, items };
 }

@@ -4,6 +4,7 @@ import { groupsOfUsers } from '../directory/group-membership.js';
 import { etagOf } from '../directory/if-match.js';
 import { listScimResources } from '../directory/list-scim-resources.js';
 import type { ScimUser } from '../directory/scim-user.entity.js';
+import { UserPageAnchors } from '../directory/scim-user-anchors.js';
 import { scimUserPage } from '../directory/scim-user-page.js';
 import {
   createScimUser,
@@ -26,6 +27,7 @@ import { userView } from './user-view.js';
 export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'sql'>): Router {
   const router = Router({ mergeParams: true });
   const { base, call, tenant, id } = scimRequest(ctx);
+  const anchors = new UserPageAnchors();
 
   async function views(req: Request, users: ScimUser[], issued?: string) {
     const stored = asksFor(req.query.attributes, `${CREDENTIAL_EXTENSION_URN}:credential`);
@@ -54,7 +56,7 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'sql'>
   /** An unfiltered page in creation order: everything its views need comes in one statement. */
   async function page(req: Request, params: ListParams) {
     const withCredential = asksFor(req.query.attributes, `${CREDENTIAL_EXTENSION_URN}:credential`);
-    const { total, items } = await scimUserPage(ctx.sql, tenant(req), { ...params, withCredential });
+    const { total, items } = await scimUserPage(ctx.sql, anchors, tenant(req), { ...params, withCredential });
     const url = base(req);
     return {
       total,

@@ -92,6 +92,43 @@ describe('an unfiltered SCIM user page', () => {
     expect(signed.Resources[0][CREDENTIAL].credential).toEqual(expect.any(String));
   });
 
+  it('stays the same page when users are added or removed between pages', async () => {
+    // Each page served teaches the node where its first and last users stand; the next page starts
+    // there, unless a user was added or removed since, which this test does between pages.
+    const scim = await tenantWith({ ...acmeTenant(), delivery: 'direct' });
+    const ids: string[] = [];
+    const add = async (name: string) => {
+      const res = await scim.post('/Users', user(name));
+      expect(res.status).toBe(201);
+      ids.push(res.body.id);
+    };
+    for (let i = 0; i < 9; i++) await add(`p${i}@acme.test`);
+    const pageOf = async (startIndex: number) =>
+      (await bothPaths(scim, `startIndex=${startIndex}&count=3`)).Resources.map((r: { id: string }) => r.id);
+
+    expect(await pageOf(1)).toEqual(ids.slice(0, 3));
+    expect(await pageOf(4)).toEqual(ids.slice(3, 6));
+    expect(await pageOf(5)).toEqual(ids.slice(4, 7));
+    expect(await pageOf(7)).toEqual(ids.slice(6, 9));
+    // A change that keeps every user where it was changes no position.
+    const renamed = await scim.patch(
+      `/Users/${ids[4]}`,
+      patchOp({ op: 'replace', path: 'displayName', value: 'X' }),
+    );
+    expect(renamed.status).toBe(204);
+    expect(await pageOf(5)).toEqual(ids.slice(4, 7));
+
+    expect((await scim.delete(`/Users/${ids[1]}`)).status).toBe(204);
+    const left = ids.filter((_, i) => i !== 1);
+    expect(await pageOf(4)).toEqual(left.slice(3, 6));
+    expect(await pageOf(7)).toEqual(left.slice(6, 9));
+    await add('late@acme.test');
+    const now = [...left, ids[ids.length - 1]];
+    expect(await pageOf(7)).toEqual(now.slice(6, 9));
+    expect(await pageOf(8)).toEqual(now.slice(7, 10));
+    expect((await bothPaths(scim, 'startIndex=10&count=3')).totalResults).toBe(9);
+  });
+
   it('equals the filtered path for offered credentials and for users a tenant cannot issue to', async () => {
     const mailed = await tenantWith(acmeTenant());
     expect((await mailed.post('/Users', user('mailed@acme.test'))).status).toBe(201);
