@@ -25,32 +25,26 @@ interface PageRow {
   issuanceId: string | null;
   credentialReason: string | null;
   directCredential: string | null;
-  groups: GroupRef[] | null;
-  issuance: IssuanceRow | null;
 }
 
 /**
- * The total, the page (creation time, then id, as `listScimResources` orders) and, per user, the
- * groups (by name) and the issuance with its credentials (oldest first), in one prepared statement:
- * an unfiltered page was three to four statements, each parsed and planned anew, and camel-casing
- * every column of every row in JavaScript. No page is read when the total says it would be empty.
- * The signed credential is read only when the client asked for it ($4).
+ * The total and the page (creation time, then id, as `listScimResources` orders) in one prepared
+ * statement: an unfiltered page was a count, the page and the group read, each parsed and planned
+ * anew, and camel-casing every column of every row in JavaScript. No page is read when the total
+ * says it would be empty. The signed credential is read only when the client asked for it ($4).
  *
  * The page starts from an anchor ($5, $6: a user's sort key, at position $7 + 1) instead of the
  * first user, so the OFFSET skips only the users between the anchor and the page; with none, the
  * anchor is before every user. An anchor only holds while the tenant's change count is still the
  * one it was learnt under ($8): otherwise the statement reads no page and answers the count.
+ *
+ * Groups and credentials are read by statements of their own: as correlated subqueries here they
+ * cost PostgreSQL more to plan at every execution than two more prepared statements cost to run.
  */
 const PAGE = `
 select c.n as total, c.changes, u.id, u.resource, u.active, u.created_at as "createdAt",
   u.updated_at as "updatedAt", u.version, u.issuance_id as "issuanceId", u.credential_reason as "credentialReason",
-  case when $4::boolean then u.direct_credential end as "directCredential",
-  (select json_agg(json_build_object('id', g.id, 'displayName', g.display_name) order by g.display_name)
-   from scim_group_member m join scim_group g on g.id = m.group_id where m.user_id = u.id) as groups,
-  (select json_build_object('id', i.id, 'status', i.status, 'expires_at', i.expires_at, 'credentials',
-     coalesce((select json_agg(json_build_object('id', ic.id, 'status', ic.status) order by ic.issued_at, ic.id)
-               from issued_credential ic where ic.issuance_id = i.id), '[]'))
-   from issuance i where i.id = u.issuance_id) as issuance
+  case when $4::boolean then u.direct_credential end as "directCredential"
 from (select coalesce(sum(n), 0) as n, coalesce(sum(changes), 0) as changes
       from scim_resource_count where tenant_id = $1 and resource_type = 'User') c
 left join lateral (
@@ -60,6 +54,19 @@ left join lateral (
   order by created_at, id limit $2::bigint offset $3::bigint - $7::bigint
 ) u on true
 order by u.created_at, u.id`;
+
+/** As groupsOfUsers reads them: by group name. */
+const GROUPS = `
+select m.user_id, g.id, g.display_name from scim_group_member m join scim_group g on g.id = m.group_id
+where m.user_id = any($1::uuid[]) order by g.display_name`;
+
+/** As credentialStates reads them: each issuance with its credentials, oldest first. */
+const ISSUANCES = `
+select i.id, i.status, i.expires_at,
+  coalesce(json_agg(json_build_object('id', c.id, 'status', c.status) order by c.issued_at, c.id)
+    filter (where c.id is not null), '[]') as credentials
+from issuance i left join issued_credential c on c.issuance_id = i.id
+where i.id = any($1::text[]) group by i.id`;
 
 const BEFORE_EVERY_USER = { position: 1, createdAt: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
 
@@ -98,6 +105,20 @@ export async function scimUserPage(
       { position: page.startIndex + users.length - 1, createdAt: last.createdAt, id: last.id },
     ]);
   }
+  const issuanceIds = users.map((u) => u.issuanceId).filter((id): id is string => id !== null);
+  const [groupRows, issuances] = await Promise.all([
+    users.length
+      ? sql.query<{ user_id: string; id: string; display_name: string }>(GROUPS, [users.map((u) => u.id)])
+      : [],
+    issuanceIds.length ? sql.query<IssuanceRow>(ISSUANCES, [issuanceIds]) : [],
+  ]);
+  const groups = new Map<string, GroupRef[]>();
+  for (const r of groupRows) {
+    const mine = groups.get(r.user_id) ?? [];
+    groups.set(r.user_id, mine);
+    mine.push({ id: r.id, displayName: r.display_name });
+  }
+  const byIssuance = new Map(issuances.map((i) => [i.id, i]));
   const now = new Date();
   const items = users.map((row) => ({
     user: {
@@ -110,12 +131,8 @@ export async function scimUserPage(
       version: row.version,
       directCredential: row.directCredential,
     },
-    groups: row.groups ?? [],
-    credential: credentialStateOf(
-      { id: row.id, issuanceId: row.issuanceId, credentialReason: row.credentialReason },
-      row.issuance ?? undefined,
-      now,
-    ),
+    groups: groups.get(row.id) ?? [],
+    credential: credentialStateOf(row, row.issuanceId ? byIssuance.get(row.issuanceId) : undefined, now),
   }));
   return { total, items };
 }
