@@ -16,6 +16,7 @@ export interface UserPageItem {
 interface PageRow {
   total: string;
   changes: string;
+  groupCount: string;
   id: string | null;
   resource: Record<string, unknown>;
   active: boolean;
@@ -40,13 +41,16 @@ interface PageRow {
  *
  * Groups and credentials are read by statements of their own: as correlated subqueries here they
  * cost PostgreSQL more to plan at every execution than two more prepared statements cost to run.
+ * Neither runs when it has nothing to find: no groups in the tenant (its counter), no issuance.
  */
 const PAGE = `
-select c.n as total, c.changes, u.id, u.resource, u.active, u.created_at as "createdAt",
+select c.n as total, c.changes, c.groups as "groupCount", u.id, u.resource, u.active, u.created_at as "createdAt",
   u.updated_at as "updatedAt", u.version, u.issuance_id as "issuanceId", u.credential_reason as "credentialReason",
   case when $4::boolean then u.direct_credential end as "directCredential"
-from (select coalesce(sum(n), 0) as n, coalesce(sum(changes), 0) as changes
-      from scim_resource_count where tenant_id = $1 and resource_type = 'User') c
+from (select coalesce(sum(n) filter (where resource_type = 'User'), 0) as n,
+        coalesce(sum(changes) filter (where resource_type = 'User'), 0) as changes,
+        coalesce(sum(n) filter (where resource_type = 'Group'), 0) as groups
+      from scim_resource_count where tenant_id = $1) c
 left join lateral (
   select * from scim_user
   where tenant_id = $1 and c.n >= $3::bigint + 1 and ($8::numeric is null or c.changes = $8::numeric)
@@ -107,7 +111,8 @@ export async function scimUserPage(
   }
   const issuanceIds = users.map((u) => u.issuanceId).filter((id): id is string => id !== null);
   const [groupRows, issuances] = await Promise.all([
-    users.length
+    // A tenant without groups has no memberships: only this tenant's users can be members.
+    users.length && Number(first?.groupCount) > 0
       ? sql.query<{ user_id: string; id: string; display_name: string }>(GROUPS, [users.map((u) => u.id)])
       : [],
     issuanceIds.length ? sql.query<IssuanceRow>(ISSUANCES, [issuanceIds]) : [],
