@@ -39,6 +39,10 @@ interface PageRow {
  * anchor is before every user. An anchor only holds while the tenant's change count is still the
  * one it was learnt under ($8): otherwise the statement reads no page and answers the count.
  *
+ * The anchor, the count and the offset are subselects so that no plan depends on their values:
+ * PostgreSQL then keeps one generic plan (the ordered index scan) per connection instead of
+ * planning the statement again at every execution, which cost it more than running it.
+ *
  * Groups and credentials are read by statements of their own: as correlated subqueries here they
  * cost PostgreSQL more to plan at every execution than two more prepared statements cost to run.
  * Neither runs when it has nothing to find: no groups in the tenant (its counter), no issuance.
@@ -54,8 +58,8 @@ from (select coalesce(sum(n) filter (where resource_type = 'User'), 0) as n,
 left join lateral (
   select * from scim_user
   where tenant_id = $1 and c.n >= $3::bigint + 1 and ($8::numeric is null or c.changes = $8::numeric)
-    and (created_at, id) >= ($5::timestamptz, $6::uuid)
-  order by created_at, id limit $2::bigint offset $3::bigint - $7::bigint
+    and (created_at, id) >= ((select $5::timestamptz), (select $6::uuid))
+  order by created_at, id limit (select $2::bigint) offset (select $3::bigint - $7::bigint)
 ) u on true
 order by u.created_at, u.id`;
 
