@@ -6,8 +6,12 @@ export interface Anchor {
   id: string;
 }
 
-const PER_TENANT = 1024;
-const TENANTS = 1000;
+/**
+ * At most about 50,000 anchors in all (a few MB). A tenant's set starts over when full: it still
+ * holds the page just served, which is all a directory paging forward needs.
+ */
+const PER_TENANT = 256;
+const TENANTS = 200;
 
 /**
  * Where positions of each tenant's unfiltered user list (creation time, then id) start, as pages

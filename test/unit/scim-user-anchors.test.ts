@@ -25,4 +25,12 @@ describe('UserPageAnchors', () => {
     expect(anchors.nearest('t', 60)).toBeUndefined();
     expect(anchors.nearest('t', 101)).toEqual({ changes: '6', anchor: at(101) });
   });
+
+  it('starts a full tenant over, keeping the page just learnt', () => {
+    const anchors = new UserPageAnchors();
+    for (let page = 0; page < 200; page++) anchors.learn('t', '1', [at(page * 50 + 1), at(page * 50 + 50)]);
+    expect(anchors.nearest('t', 9951)).toEqual({ changes: '1', anchor: at(9951) });
+    expect(anchors.nearest('t', 10001)).toEqual({ changes: '1', anchor: at(10000) });
+    expect(anchors.nearest('t', 1)).toBeUndefined();
+  });
 });
