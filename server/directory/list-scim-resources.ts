@@ -47,7 +47,16 @@ export async function listScimResources<T extends 'User' | 'Group'>(
   return { total, items };
 }
 
-const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+/** Property names by column name: the same few columns come back in every row of every page. */
+const properties = new Map<string, string>();
+const camel = (column: string) => {
+  let name = properties.get(column);
+  if (name === undefined) {
+    name = column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    properties.set(column, name);
+  }
+  return name;
+};
 
 /** A row as the entity's properties: camelCase names, timestamps (`…_at`) as Dates. */
 function plainResource(row: Record<string, unknown>): Record<string, unknown> {

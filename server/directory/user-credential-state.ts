@@ -9,17 +9,21 @@ export interface CredentialState {
   reason?: string;
 }
 
-interface IssuanceRow {
+/** A user's issuance with its credentials (oldest first), as the state is derived from it. */
+export interface IssuanceRow {
   id: string;
   status: string;
-  expires_at: string | Date;
+  /** A timestamp, or its milliseconds since the epoch. */
+  expires_at: string | number | Date;
   credentials: { id: string; status: string }[];
 }
+
+type StateUser = Pick<ScimUser, 'id' | 'issuanceId' | 'credentialReason'>;
 
 /** The credential state of each user, read in one query for a whole page of users. */
 export async function credentialStates(
   em: EntityManager,
-  users: Pick<ScimUser, 'id' | 'issuanceId' | 'credentialReason'>[],
+  users: StateUser[],
 ): Promise<Map<string, CredentialState>> {
   const issuanceIds = users.map((u) => u.issuanceId).filter((id): id is string => Boolean(id));
   const rows = issuanceIds.length
@@ -33,26 +37,36 @@ export async function credentialStates(
       )
     : [];
   const byIssuance = new Map(rows.map((r) => [r.id, r]));
-  const states = new Map<string, CredentialState>();
-  for (const user of users) {
-    const issuance = user.issuanceId ? byIssuance.get(user.issuanceId) : undefined;
-    const mine = issuance?.credentials ?? [];
-    let status: CredentialState['status'] = 'none';
-    if (mine.some((c) => c.status === 'valid')) status = 'valid';
-    else if (mine.some((c) => c.status === 'suspended')) status = 'suspended';
-    else if (mine.length) status = 'revoked';
-    else if (
-      issuance &&
-      (issuance.status === 'offered' || issuance.status === 'redeemed') &&
-      new Date(issuance.expires_at) > new Date()
-    )
-      status = 'offered';
-    states.set(user.id, {
-      status,
-      ...(user.issuanceId ? { issuanceId: user.issuanceId } : {}),
-      credentialIds: mine.map((c) => c.id),
-      ...(user.credentialReason ? { reason: user.credentialReason } : {}),
-    });
-  }
-  return states;
+  const now = new Date();
+  return new Map(
+    users.map((u) => [
+      u.id,
+      credentialStateOf(u, u.issuanceId ? byIssuance.get(u.issuanceId) : undefined, now),
+    ]),
+  );
+}
+
+/** The state of one user's credential, given the issuance the user points at (if it still exists). */
+export function credentialStateOf(
+  user: StateUser,
+  issuance: IssuanceRow | undefined,
+  now = new Date(),
+): CredentialState {
+  const mine = issuance?.credentials ?? [];
+  let status: CredentialState['status'] = 'none';
+  if (mine.some((c) => c.status === 'valid')) status = 'valid';
+  else if (mine.some((c) => c.status === 'suspended')) status = 'suspended';
+  else if (mine.length) status = 'revoked';
+  else if (
+    issuance &&
+    (issuance.status === 'offered' || issuance.status === 'redeemed') &&
+    new Date(issuance.expires_at) > now
+  )
+    status = 'offered';
+  return {
+    status,
+    ...(user.issuanceId ? { issuanceId: user.issuanceId } : {}),
+    credentialIds: mine.map((c) => c.id),
+    ...(user.credentialReason ? { reason: user.credentialReason } : {}),
+  };
 }

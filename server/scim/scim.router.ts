@@ -14,7 +14,7 @@ import { usersRouter } from './users.routes.js';
 const SCIM_MEDIA_TYPES = ['application/scim+json', 'application/json'];
 
 /** The SCIM 2.0 endpoint of each tenant, with its own error format. */
-export function scimRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'logger'>): Router {
+export function scimRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'logger' | 'sql'>): Router {
   const { logger } = ctx;
   const router = Router({ mergeParams: true });
   router.use(jsonBody('1mb', SCIM_MEDIA_TYPES));

@@ -14,7 +14,11 @@ export interface UserViewExtras {
 }
 
 /** The SCIM representation of a stored user (RFC 7643 section 4.1), with `groups` and `meta`. */
-export function userView(user: ScimUser, baseUrl: string, extras: UserViewExtras): Record<string, unknown> {
+export function userView(
+  user: Pick<ScimUser, 'id' | 'resource' | 'active' | 'createdAt' | 'updatedAt' | 'version'>,
+  baseUrl: string,
+  extras: UserViewExtras,
+): Record<string, unknown> {
   const { schemas: _stored, ...attributes } = user.resource as { schemas?: unknown } & Record<
     string,
     unknown

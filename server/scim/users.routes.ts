@@ -4,6 +4,8 @@ import { groupsOfUsers } from '../directory/group-membership.js';
 import { etagOf } from '../directory/if-match.js';
 import { listScimResources } from '../directory/list-scim-resources.js';
 import type { ScimUser } from '../directory/scim-user.entity.js';
+import { UserPageAnchors } from '../directory/scim-user-anchors.js';
+import { scimUserPage } from '../directory/scim-user-page.js';
 import {
   createScimUser,
   deleteScimUser,
@@ -14,7 +16,7 @@ import {
 } from '../directory/scim-user-service.js';
 import { credentialStates } from '../directory/user-credential-state.js';
 import { asyncHandler } from '../http/async-handler.js';
-import { listParams } from './list-params.js';
+import { type ListParams, listParams } from './list-params.js';
 import { asksFor, project } from './projection.js';
 import { CREDENTIAL_EXTENSION_URN } from './schema/credential-extension.js';
 import { scimRequest } from './scim-request.js';
@@ -22,9 +24,10 @@ import { listResponse, patchStatus, sendScim } from './scim-response.js';
 import { userView } from './user-view.js';
 
 /** /Users of a tenant's SCIM endpoint (RFC 7644 section 3): one handler per method. */
-export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Router {
+export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'sql'>): Router {
   const router = Router({ mergeParams: true });
   const { base, call, tenant, id } = scimRequest(ctx);
+  const anchors = new UserPageAnchors();
 
   async function views(req: Request, users: ScimUser[], issued?: string) {
     const stored = asksFor(req.query.attributes, `${CREDENTIAL_EXTENSION_URN}:credential`);
@@ -44,6 +47,29 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Route
     );
   }
 
+  /** A filtered or sorted list: the page, then its users' groups and credential states. */
+  async function matching(req: Request, params: ListParams) {
+    const { total, items } = await listScimResources(req.em, 'User', tenant(req), params);
+    return { total, views: await views(req, items) };
+  }
+
+  /** An unfiltered page in creation order: everything its views need comes in one statement. */
+  async function page(req: Request, params: ListParams) {
+    const withCredential = asksFor(req.query.attributes, `${CREDENTIAL_EXTENSION_URN}:credential`);
+    const { total, items } = await scimUserPage(ctx.sql, anchors, tenant(req), { ...params, withCredential });
+    const url = base(req);
+    return {
+      total,
+      views: items.map((i) =>
+        userView(i.user, url, {
+          groups: i.groups,
+          credential: i.credential,
+          issuedCredential: withCredential ? i.user.directCredential : undefined,
+        }),
+      ),
+    };
+  }
+
   const answer = async (req: Request, res: Response, status: number, change: UserChange) => {
     res.setHeader('ETag', etagOf(change.user.version));
     if (status === 204) {
@@ -59,10 +85,9 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Route
     '/',
     asyncHandler(async (req, res) => {
       const params = listParams(req.query);
-      const { total, items } = await listScimResources(req.em, 'User', tenant(req), params);
-      const resources = (await views(req, items)).map((v) =>
-        project(v, req.query.attributes, req.query.excludedAttributes),
-      );
+      const { total, views } =
+        params.filter || params.sortBy ? await matching(req, params) : await page(req, params);
+      const resources = views.map((v) => project(v, req.query.attributes, req.query.excludedAttributes));
       sendScim(res, 200, listResponse(resources, total, params.startIndex));
     }),
   );
