@@ -36,7 +36,7 @@ export async function redeemInOneStatement(
     'select tenant_id, status, expires_at, tx_code_hash from issuance where id = $1',
     [offerId],
   );
-  if (!offer || offer.status !== 'offered' || new Date(offer.expires_at) <= new Date()) return undefined;
+  if (offer?.status !== 'offered' || new Date(offer.expires_at) <= new Date()) return undefined;
   if (offer.tx_code_hash && !(txCode && codes.txCodeMatches(offerId, txCode, offer.tx_code_hash)))
     return undefined;
   if ((await cachedTenant(em, offer.tenant_id))?.refreshTokenTtlSeconds) return undefined;

@@ -83,18 +83,17 @@ export async function reserveStatusEntries(
   issuerUrl: string,
   count: number,
 ): Promise<StatusEntry[]> {
-  let pool = drawn.get(sql);
-  if (!pool) drawn.set(sql, (pool = { rows: [] }));
+  const pool = drawn.get(sql) ?? { rows: [] };
+  drawn.set(sql, pool);
   while (pool.rows.length < count) {
     // One draw at a time: requests that find the block spent wait for the same draw.
-    const p = pool;
-    p.drawing ??= sql
+    pool.drawing ??= sql
       .query<Numbered>(NUMBERED, [Math.max(count, BLOCK)])
-      .then((rows) => void p.rows.push(...rows))
+      .then((rows) => void pool.rows.push(...rows))
       .finally(() => {
-        p.drawing = undefined;
+        pool.drawing = undefined;
       });
-    await p.drawing;
+    await pool.drawing;
   }
   const entries: StatusEntry[] = [];
   for (const row of pool.rows.splice(0, count)) {

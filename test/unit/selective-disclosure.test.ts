@@ -1,9 +1,8 @@
-import { generateKeyPairSync, sign, verify } from 'node:crypto';
-import { SDJwtInstance } from '@sd-jwt/core';
-import { digest } from '@sd-jwt/crypto-nodejs';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { issueSdJwtVc } from '../../server/issuance/issue-sd-jwt-vc.js';
 import type { Signer } from '../../server/keys/signer.js';
+import { sdJwtCheckedBy } from '../support/sd-jwt-checker.js';
 
 const issuerKeys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const signer = {
@@ -38,17 +37,7 @@ const issue = (selectivelyDisclosable: string[]) =>
 
 /** Checked by @sd-jwt/core, not by our code: the issuer signature, every digest, then the claims. */
 async function verified(credential: string) {
-  const sdJwt = new SDJwtInstance({
-    hasher: digest,
-    verifier: (data, sig) =>
-      verify(
-        'sha256',
-        Buffer.from(data),
-        { key: issuerKeys.publicKey, dsaEncoding: 'ieee-p1363' },
-        Buffer.from(sig, 'base64url'),
-      ),
-  });
-  return (await sdJwt.verify(credential)).payload as Record<string, unknown>;
+  return (await sdJwtCheckedBy(issuerKeys.publicKey).verify(credential)).payload as Record<string, unknown>;
 }
 
 const issuerPayload = (credential: string) =>

@@ -1,9 +1,7 @@
 // @peculiar/x509 resolves its parts through tsyringe, which needs the Reflect metadata polyfill first.
 import 'reflect-metadata';
-import { createHash, generateKeyPairSync, sign, verify, webcrypto } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
-import { SDJwtInstance } from '@sd-jwt/core';
-import { digest } from '@sd-jwt/crypto-nodejs';
 import {
   compactDecrypt,
   compactVerify,
@@ -30,6 +28,7 @@ import { LEAR_CREDENTIAL_EMPLOYEE } from '../../server/credential-configurations
 import { issueSdJwtVc } from '../../server/issuance/issue-sd-jwt-vc.js';
 import type { Signer } from '../../server/keys/signer.js';
 import { employeePayload } from '../support/fixtures.js';
+import { sdJwtCheckedBy } from '../support/sd-jwt-checker.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
 
 /**
@@ -170,17 +169,9 @@ async function ourWallet(fetchImpl: typeof fetch) {
  */
 async function checkPresentation(presentation: string, holderJwk: JWK, nonce = NONCE) {
   const holderKey = await importJWK(holderJwk, 'ES256');
-  const sdJwt = new SDJwtInstance({
-    hasher: digest,
-    verifier: (data, sig) =>
-      verify(
-        'sha256',
-        Buffer.from(data),
-        { key: issuerKeys.publicKey, dsaEncoding: 'ieee-p1363' },
-        Buffer.from(sig, 'base64url'),
-      ),
-    kbVerifier: (data, sig) => compactVerify(`${data}.${sig}`, holderKey).then(() => true),
-  });
+  const sdJwt = sdJwtCheckedBy(issuerKeys.publicKey, (data, sig) =>
+    compactVerify(`${data}.${sig}`, holderKey).then(() => true),
+  );
   const { payload, kb } = await sdJwt.verify(presentation, { keyBindingNonce: nonce });
   const presented = presentation.slice(0, presentation.lastIndexOf('~') + 1);
   expect(kb?.header).toEqual({ typ: 'kb+jwt', alg: 'ES256' });
