@@ -73,15 +73,13 @@ export async function startBenchService(options: BenchServiceOptions = {}) {
     // One load driver is one client address: limits stay on (their cost is part of every request) but
     // far above what it sends.
     ...Object.fromEntries(RATE_LIMITS.map((name) => [name, '1000000000'])),
-    // As `npm start` runs it: two glibc malloc arenas instead of eight per core (see README).
-    MALLOC_ARENA_MAX: '2',
     ...options.env,
   };
   delete env.DATABASE_URL;
   if (db) env.DATABASE_URL = db.url;
-  // As `npm start` runs it: compiled JavaScript with source maps.
+  // As `npm start` runs it: compiled JavaScript, with its flags and environment (MALLOC_ARENA_MAX).
   const compiled = await compiledService();
-  const service = spawnProbed(compiled.main, env, ['--enable-source-maps'], compiled.probe);
+  const service = spawnProbed(compiled.main, { ...compiled.env, ...env }, compiled.nodeArgs, compiled.probe);
   for (let i = 0; ; i++) {
     const ready = await fetch(`${baseUrl}/readyz`).then(
       (r) => r.ok,

@@ -44,6 +44,8 @@ export async function soakBench(o: { quick: boolean; embedded: boolean }) {
       service_rss_mb_idle: mb(idle.rssBytes),
       service_rss_mb_after: mb(after.rssBytes),
       service_heap_used_mb_after: mb(after.heapUsedBytes),
+      service_heap_total_mb_after: mb(after.heapTotalBytes),
+      service_external_mb_after: mb(after.externalBytes),
     };
   } finally {
     await service.stop();
