@@ -15,6 +15,11 @@ import type { AccessTokenGrant } from './access-token-store.js';
 import type { CheckedCNonce } from './c-nonce-store.js';
 import { credentialRequestDenied, invalidNonce, invalidToken } from './oauth-error.js';
 
+/** What the credential endpoint issues with. */
+export type WalletIssuer = { signer: Signer; issuerUrl: string; sql: Sql };
+/** The holder keys a credential request proved, one credential each, and the c_nonces to spend. */
+export type ProvenHolder = { keys: JWK[]; cNonces: CheckedCNonce[] };
+
 /** The error of an issuance that could not be claimed: issued already, or not (or no longer) redeemed. */
 export const unclaimed = (status: string | undefined) =>
   status === 'issued'
@@ -36,10 +41,10 @@ export async function sweepUsedNonces(sql: Sql): Promise<void> {
  */
 export async function claimAndIssue(
   em: EntityManager,
-  ctx: { signer: Signer; issuerUrl: string; sql: Sql },
+  ctx: WalletIssuer,
   grant: AccessTokenGrant,
   configuration: CredentialConfiguration,
-  holder: { keys: JWK[]; cNonces: CheckedCNonce[] },
+  holder: ProvenHolder,
 ): Promise<IssuedBatch> {
   const { status, tenantId, payload } = grant.issuance;
   if (status !== 'redeemed' || !payload) throw unclaimed(status);

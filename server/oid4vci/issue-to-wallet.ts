@@ -1,15 +1,19 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { JWK } from 'jose';
 import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { claimRedeemedIssuance } from '../issuance/claim-redeemed-issuance.js';
 import { Issuance } from '../issuance/issuance.entity.js';
 import { type IssuanceToIssue, type IssuedBatch, issueCredentials } from '../issuance/issue-credentials.js';
-import type { Signer } from '../keys/signer.js';
-import { type Sql, transactionSql } from '../persistence/sql.js';
+import { transactionSql } from '../persistence/sql.js';
 import type { AccessTokenGrant } from './access-token-store.js';
 import type { CheckedCNonce } from './c-nonce-store.js';
-import { claimAndIssue, sweepUsedNonces, unclaimed } from './claim-and-issue.js';
+import {
+  claimAndIssue,
+  type ProvenHolder,
+  sweepUsedNonces,
+  unclaimed,
+  type WalletIssuer,
+} from './claim-and-issue.js';
 import { invalidNonce, invalidToken } from './oauth-error.js';
 import { refreshedIssuance } from './refresh/refreshed-issuance.js';
 
@@ -23,10 +27,10 @@ import { refreshedIssuance } from './refresh/refreshed-issuance.js';
  */
 export async function issueToWallet(
   em: EntityManager,
-  ctx: { signer: Signer; issuerUrl: string; sql: Sql },
+  ctx: WalletIssuer,
   grant: AccessTokenGrant,
   configuration: CredentialConfiguration,
-  holder: { keys: JWK[]; cNonces: CheckedCNonce[] },
+  holder: ProvenHolder,
 ): Promise<IssuedBatch> {
   const refresh = grant.refresh;
   if (!refresh) return claimAndIssue(em, ctx, grant, configuration, holder);
