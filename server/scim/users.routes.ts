@@ -1,6 +1,6 @@
 import { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../app-context.js';
-import { groupsOfUsers } from '../directory/group-membership.js';
+import { type GroupRef, groupsOfUsers } from '../directory/group-membership.js';
 import { etagOf } from '../directory/if-match.js';
 import { listScimResources } from '../directory/list-scim-resources.js';
 import type { ScimUser } from '../directory/scim-user.entity.js';
@@ -29,13 +29,16 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'sql'>
   const { base, call, tenant, id } = scimRequest(ctx);
   const anchors = new UserPageAnchors();
 
-  async function views(req: Request, users: ScimUser[], issued?: string) {
+  /** The users' views; `created`: users this request created, members of no group yet (nothing to read). */
+  async function views(req: Request, users: ScimUser[], issued?: string, created = false) {
     const stored = asksFor(req.query.attributes, `${CREDENTIAL_EXTENSION_URN}:credential`);
     const [groups, states] = await Promise.all([
-      groupsOfUsers(
-        req.em,
-        users.map((u) => u.id),
-      ),
+      created
+        ? new Map<string, GroupRef[]>()
+        : groupsOfUsers(
+            req.em,
+            users.map((u) => u.id),
+          ),
       credentialStates(req.em, users),
     ]);
     return users.map((u) =>
@@ -76,7 +79,7 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'sql'>
       res.status(204).end();
       return;
     }
-    const [view] = await views(req, [change.user], change.sync.credential);
+    const [view] = await views(req, [change.user], change.sync.credential, status === 201);
     if (status === 201) res.setHeader('Location', `${base(req)}/Users/${change.user.id}`);
     sendScim(res, status, project(view ?? {}, req.query.attributes, req.query.excludedAttributes));
   };
