@@ -4,24 +4,22 @@ import {
   type DeliveryModeName,
   type IssuanceRequest,
   type OfferGrantType,
-  PRE_AUTHORIZED_CODE_GRANT,
 } from '../../contract/issuance/issuance-request.js';
 import type { OfferUriScheme } from '../../contract/issuance/offer-uri-scheme.js';
-import { type AuditEntry, appendAuditEvent } from '../audit/audit-log.js';
+import { appendAuditEvent } from '../audit/audit-log.js';
 import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import type { PayloadValidator } from '../credential-configurations/payload-validator.js';
 import { validationError } from '../domain-errors.js';
 import type { Signer } from '../keys/signer.js';
-import { type MailRequest, queueMail } from '../mail/queue-mail.js';
+import { queueMail } from '../mail/queue-mail.js';
 import type { Sql } from '../persistence/sql.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { Issuance } from './issuance.entity.js';
 import { issueCredentials } from './issue-credentials.js';
-import { newTxCode, type OfferCodes } from './offer-codes.js';
-import { offerLifetimes } from './offer-lifetimes.js';
-import { offerPageUrl, offerUri } from './offer-urls.js';
+import type { OfferCodes } from './offer-codes.js';
+import { planIssuance } from './plan-issuance.js';
 import { recordOffer } from './record-offer.js';
 
 export interface IssuanceServices {
@@ -123,73 +121,6 @@ export async function createIssuance(
   if (sql && !em.isInTransaction() && !checked.delivery.includes('direct'))
     return recordOffer(em, sql, planIssuance(s, checked, actor));
   return em.transactional((tx) => recordIssuance(tx, s, checked, actor));
-}
-
-/** What recording a checked issuance writes, decided before anything is: the row, the mails, the event. */
-export interface IssuancePlan {
-  issuance: Issuance;
-  mails: MailRequest[];
-  audit: AuditEntry;
-  created: CreatedIssuance;
-}
-
-export function planIssuance(s: IssuanceServices, c: CheckedIssuance, actor: string): IssuancePlan {
-  const { tenant, configuration, delivery } = c;
-  const offered = delivery.includes('ui') || delivery.includes('email');
-  const offerId = s.codes.newOfferId();
-  const grantType = c.grantType ?? PRE_AUTHORIZED_CODE_GRANT;
-  // With the authorization code grant the holder signs in with a one-time code mailed at login instead.
-  const txCode = offered && grantType === PRE_AUTHORIZED_CODE_GRANT ? newTxCode() : undefined;
-  const now = new Date();
-  const lifetimes = offerLifetimes(s.offerTtlSeconds, tenant, c.expiresIn);
-  const scheme = c.offerUriScheme ?? tenant.offerUriScheme ?? 'openid-credential-offer';
-  const uri = offerUri(s.issuerUrl, offerId, scheme);
-  const issuance: Issuance = {
-    id: offerId,
-    tenantId: tenant.id,
-    configurationId: configuration.id,
-    payload: c.payload,
-    email: c.email ?? null,
-    delivery,
-    grantType,
-    offerUriScheme: offered ? scheme : null,
-    status: 'offered',
-    txCodeHash: txCode ? s.codes.hashTxCode(offerId, txCode) : null,
-    txCodeFailures: 0,
-    holderKey: (c.holderKey as Record<string, string> | undefined) ?? null,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + lifetimes.offerSeconds * 1000),
-    preAuthorizedCodeTtlSeconds: lifetimes.codeSeconds,
-    redeemedAt: null,
-    issuedAt: null,
-  };
-  const organization = tenant.mandator?.organization ?? tenant.name;
-  const mails: MailRequest[] = [];
-  if (offered && c.email && delivery.includes('email')) {
-    const page = offerPageUrl(s.issuerUrl, offerId);
-    mails.push({
-      tenantId: tenant.id,
-      template: 'credential-offer',
-      to: c.email,
-      params: { organization, offerPage: page, offerUri: uri },
-    });
-  }
-  if (txCode && c.email)
-    mails.push({ tenantId: tenant.id, template: 'tx-code', to: c.email, params: { organization, txCode } });
-  const audit = {
-    tenantId: tenant.id,
-    actor,
-    action: 'issuance.created',
-    subject: offerId,
-    details: { configuration: configuration.id, delivery, grant_type: grantType },
-  };
-  const created = {
-    offerId,
-    ...(offered ? { offerUri: uri } : {}),
-    expiresIn: lifetimes.offerSeconds,
-    delivery,
-  };
-  return { issuance, mails, audit, created };
 }
 
 /**

@@ -3,8 +3,9 @@ import { statementAudit } from '../audit/audit-log.js';
 import { queueMailsSql } from '../mail/queue-mail.js';
 import { entityShape, insertRowSql } from '../persistence/entity-rows.js';
 import { Params, type Sql } from '../persistence/sql.js';
-import type { CreatedIssuance, IssuancePlan } from './create-issuance.js';
+import type { CreatedIssuance } from './create-issuance.js';
 import { Issuance } from './issuance.entity.js';
+import type { IssuancePlan } from './plan-issuance.js';
 
 /**
  * Records an offer (ui or e-mail delivery, nothing signed) with one statement and no transaction:
