@@ -1,13 +1,12 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../app-context.js';
+import { authorizationOf } from '../tenants/token-auth.js';
 import { sameSecret } from '../tenants/token-secret.js';
 import { type AccessTokenGrant, grantOfAccessToken } from './access-token-store.js';
 import { atResource, invalidDpopProof } from './dpop/dpop-errors.js';
 import { useDpopProof, verifyDpopProof } from './dpop/verify-dpop-proof.js';
 import { OAuthError } from './oauth-error.js';
 import { walletSecurity } from './wallet-security.js';
-
-const AUTHORIZATION = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 const invalidToken = (d: string, scheme: 'Bearer' | 'DPoP') =>
   new OAuthError(401, 'invalid_token', d, { scheme });
@@ -35,10 +34,11 @@ export async function grantOfRequest(
 ): Promise<AccessTokenGrant> {
   const security = walletSecurity(config);
   const challenge = security.dpopRequired ? 'DPoP' : 'Bearer';
-  const m = AUTHORIZATION.exec(req.headers.authorization ?? '');
-  if (!m) throw invalidToken('an access token from the token endpoint is required', challenge);
-  const scheme = m[1]?.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
-  const token = m[2] as string;
+  const presented = authorizationOf(req.headers.authorization);
+  if (presented?.scheme !== 'bearer' && presented?.scheme !== 'dpop')
+    throw invalidToken('an access token from the token endpoint is required', challenge);
+  const scheme = presented.scheme === 'dpop' ? 'DPoP' : 'Bearer';
+  const { token } = presented;
   const grant = await grantOfAccessToken(sql, token);
   if (!grant) throw invalidToken('the access token is unknown or expired', scheme);
   if (!grant.dpopJkt) {

@@ -3,7 +3,8 @@ import type { Config } from '../config.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
 import type { Sql } from '../persistence/sql.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-token-store.js';
-import { invalidGrant, invalidRequest, OAuthError } from './oauth-error.js';
+import { formParameter } from './form-parameter.js';
+import { invalidGrant, OAuthError } from './oauth-error.js';
 import { redeemPreAuthorizedCode } from './redeem-pre-authorized-code.js';
 import { walletProofs } from './wallet-proofs.js';
 
@@ -27,10 +28,8 @@ export async function preAuthorizedCodeGrant(
   const body = (req.body ?? {}) as Record<string, unknown>;
   const proofs = await walletProofs(req, config, 'token');
   const { dpop, wallet } = proofs;
-  const code = body['pre-authorized_code'];
-  if (typeof code !== 'string' || !code) throw invalidRequest('pre-authorized_code is required, once');
-  if (body.tx_code !== undefined && typeof body.tx_code !== 'string')
-    throw invalidRequest('tx_code must be given once');
+  const code = formParameter(body, 'pre-authorized_code', true);
+  const txCode = formParameter(body, 'tx_code');
   // Only a code of ours (its MAC checks) gets a proof's jti stored: strangers cannot fill the table.
   const read = codes.readPreAuthorizedCode(code);
   if (!read) {
@@ -39,7 +38,7 @@ export async function preAuthorizedCodeGrant(
   }
   await proofs.spend(req.em);
   const binding = { dpopJkt: dpop?.jkt, clientId: wallet?.clientId };
-  const tokens = await redeemPreAuthorizedCode(req.em, codes, read, body.tx_code, binding, sql).catch(
+  const tokens = await redeemPreAuthorizedCode(req.em, codes, read, txCode, binding, sql).catch(
     (e: unknown) => {
       // What the per-address guessing limit counts (server/rate-limit): a code or tx_code that was wrong.
       if (e instanceof OAuthError && e.error === 'invalid_grant') res.locals.failedRedemption = true;

@@ -29,10 +29,16 @@ export async function authenticateToken(
   return { tenantId: row.tenantId, tokenId: row.id, kind };
 }
 
+/** The scheme (lower case) and the credentials of `Authorization: <scheme> <credentials>`, if that is its form. */
+export function authorizationOf(header: string | undefined): { scheme: string; token: string } | undefined {
+  const m = /^([A-Za-z][\w-]*) +(\S+) *$/.exec(header ?? '');
+  return m ? { scheme: (m[1] as string).toLowerCase(), token: m[2] as string } : undefined;
+}
+
 /** Reads `Authorization: Bearer <token>`; anything else is no token. */
 export function bearerToken(header: string | undefined): string | undefined {
-  const m = /^Bearer +(\S+) *$/i.exec(header ?? '');
-  return m?.[1];
+  const presented = authorizationOf(header);
+  return presented?.scheme === 'bearer' ? presented.token : undefined;
 }
 
 /**

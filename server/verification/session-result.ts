@@ -1,13 +1,11 @@
+import type { z } from 'zod';
+import type { IssuerTrust, PresentedCredential } from '../../contract/verification/authorization-request.js';
 import type { CredentialTrust } from './issuer-trust.js';
 import type { PresentationSession, SessionStatus } from './presentation-session.entity.js';
 import type { SessionEvent } from './session-events.js';
 
-/** How the session result names a trust path (contract IssuerTrust). */
-export interface TrustView {
-  method: CredentialTrust['method'];
-  anchor?: string;
-  anchor_subject?: string;
-}
+/** How the session result names a trust path: the contract's IssuerTrust. */
+export type TrustView = z.infer<typeof IssuerTrust>;
 
 export const trustView = (t: CredentialTrust): TrustView => ({
   method: t.method,
@@ -15,13 +13,8 @@ export const trustView = (t: CredentialTrust): TrustView => ({
   ...(t.anchorSubject ? { anchor_subject: t.anchorSubject } : {}),
 });
 
-/** One verified credential of a presentation: which query it answered and how its issuer was trusted. */
-export interface PresentedCredentialView {
-  id: string;
-  format: string;
-  credential_type: string | null;
-  trust: TrustView;
-}
+/** One verified credential of a presentation (the contract's PresentedCredential). */
+export type PresentedCredentialView = z.infer<typeof PresentedCredential>;
 
 /** What a verified session keeps in `result` (personal data: `claims`). */
 export interface SessionResult {

@@ -11,7 +11,8 @@ import { pkceS256Matches } from '../../oidc/pkce.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../access-token-store.js';
 import { invalidClient } from '../client-attestation/client-attestation-errors.js';
 import { invalidDpopProof } from '../dpop/dpop-errors.js';
-import { invalidGrant, invalidRequest } from '../oauth-error.js';
+import { formParameter } from '../form-parameter.js';
+import { invalidGrant } from '../oauth-error.js';
 import { redeemOffer } from '../redeem-offer.js';
 import { walletProofs } from '../wallet-proofs.js';
 import {
@@ -28,12 +29,6 @@ import {
 /** Whether a code at /oauth2/token is one of the issuer's (else it is the OpenID provider's). */
 export const isIssuanceCode = (code: unknown): boolean =>
   typeof code === 'string' && code.startsWith(ISSUANCE_CODE_PREFIX);
-
-const text = (body: Record<string, unknown>, name: string): string => {
-  const v = body[name];
-  if (typeof v !== 'string' || !v) throw invalidRequest(`${name} is required, once`);
-  return v;
-};
 
 /**
  * The offer the code redeems, its row locked: the one pushed (issuer-initiated), or the signed-in
@@ -68,9 +63,9 @@ export async function authorizationCodeGrant(
   const body = (req.body ?? {}) as Record<string, unknown>;
   const proofs = await walletProofs(req, config, 'token');
   const { dpop, wallet } = proofs;
-  const code = text(body, 'code');
-  const verifier = text(body, 'code_verifier');
-  const redirectUri = text(body, 'redirect_uri');
+  const code = formParameter(body, 'code', true);
+  const verifier = formParameter(body, 'code_verifier', true);
+  const redirectUri = formParameter(body, 'redirect_uri', true);
   const pending = isIssuanceCode(code)
     ? await readRecord<PendingAuthorization>(store, keys.code(code))
     : undefined;

@@ -7,6 +7,7 @@ import type { TtlStore } from '../../ephemeral/ttl-store.js';
 import { findOpenOffer } from '../../issuance/find-open-offer.js';
 import type { OfferCodes } from '../../issuance/offer-codes.js';
 import { invalidDpopProof } from '../dpop/dpop-errors.js';
+import { formParameter } from '../form-parameter.js';
 import { invalidRequest, OAuthError } from '../oauth-error.js';
 import { walletProofs } from '../wallet-proofs.js';
 import {
@@ -19,16 +20,6 @@ import {
 import { checkRedirectUri } from './redirect-uri.js';
 
 const invalidScope = (d: string) => new OAuthError(400, 'invalid_scope', d);
-
-const param = (body: Record<string, unknown>, name: string, required = false): string | undefined => {
-  const v = body[name];
-  if (v === undefined) {
-    if (required) throw invalidRequest(`${name} is required`);
-    return undefined;
-  }
-  if (typeof v !== 'string' || !v) throw invalidRequest(`${name} must be given once, not empty`);
-  return v;
-};
 
 /** The open authorization code offer behind an issuer_state, for the scope the wallet asked. */
 async function offerOf(req: Request, codes: OfferCodes, issuerState: string, configurationId: string) {
@@ -61,25 +52,26 @@ export async function pushAuthorizationRequest(
   const proofs = await walletProofs(req, config, 'par');
   const { dpop } = proofs;
   if (body.request_uri !== undefined) throw invalidRequest('request_uri is not allowed at PAR (RFC 9126)');
-  if (param(body, 'response_type', true) !== 'code') throw invalidRequest('response_type must be code');
-  const clientId = param(body, 'client_id', true) as string;
-  const redirectUri = checkRedirectUri(param(body, 'redirect_uri', true) as string);
-  const state = param(body, 'state');
-  const challenge = param(body, 'code_challenge');
-  const method = param(body, 'code_challenge_method');
+  if (formParameter(body, 'response_type', true) !== 'code')
+    throw invalidRequest('response_type must be code');
+  const clientId = formParameter(body, 'client_id', true);
+  const redirectUri = checkRedirectUri(formParameter(body, 'redirect_uri', true));
+  const state = formParameter(body, 'state');
+  const challenge = formParameter(body, 'code_challenge');
+  const method = formParameter(body, 'code_challenge_method');
   if (!challenge)
     throw invalidRequest('PKCE is required: send code_challenge with code_challenge_method S256');
   if (method !== 'S256') throw invalidRequest('code_challenge_method must be S256 (plain is not accepted)');
   if (!S256_CODE_CHALLENGE.test(challenge)) throw invalidRequest('code_challenge is not a base64url SHA-256');
-  const dpopJkt = param(body, 'dpop_jkt');
+  const dpopJkt = formParameter(body, 'dpop_jkt');
   if (dpopJkt && dpop && dpopJkt !== dpop.jkt)
     throw invalidDpopProof('dpop_jkt is not the thumbprint of the DPoP proof key');
-  const scopes = (param(body, 'scope') ?? '').split(' ').filter(Boolean);
+  const scopes = (formParameter(body, 'scope') ?? '').split(' ').filter(Boolean);
   if (scopes.length !== 1)
     throw invalidScope('scope must name exactly one credential configuration (its scope in the metadata)');
   const configuration = await findConfiguration(req.em, scopes[0] as string);
   if (!configuration) throw invalidScope(`unknown scope ${scopes[0]}`);
-  const issuerState = param(body, 'issuer_state');
+  const issuerState = formParameter(body, 'issuer_state');
   const offer = issuerState ? await offerOf(req, codes, issuerState, configuration.id) : undefined;
   await proofs.spend(req.em);
   const pending: PendingAuthorization = {

@@ -63,7 +63,8 @@ export async function holderKeys(
   if (!jwts?.length) throw invalidProof('proofs.jwt or proofs.attestation with a key proof is required');
   if (jwts.length > policy.batchSize)
     throw invalidCredentialRequest(`at most ${policy.batchSize} proofs per request`);
-  const verified = await Promise.all(jwts.map((jwt) => verifyKeyProof(jwt, policy, now)));
+  const context = { ...policy, attestations: new Map() };
+  const verified = await Promise.all(jwts.map((jwt) => verifyKeyProof(jwt, context, now)));
   for (const proof of verified) checkKeyAttestationLevels(policy.required, proof.attestation);
   return {
     keys: withAttestedKeys(

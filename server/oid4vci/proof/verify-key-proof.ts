@@ -19,6 +19,11 @@ export interface VerifiedProof {
 export interface ProofContext {
   issuer: string;
   anchors: readonly Certificate[];
+  /**
+   * The request's key attestations by their JWT, each verified once: a batch's proofs usually carry
+   * the same one (it attests all their keys), and its chain and signature need checking only once.
+   */
+  attestations?: Map<string, Promise<VerifiedKeyAttestation>>;
 }
 
 /**
@@ -42,7 +47,13 @@ export async function verifyKeyProof(
   if (header.key_attestation === undefined) return { jwk, nonce };
   if (typeof header.key_attestation !== 'string')
     throw invalidProof('proof key_attestation must be a key attestation JWT');
-  const attestation = await verifyKeyAttestation(header.key_attestation, ctx.anchors, 'jwt', now);
+  const jwtAttestation = header.key_attestation;
+  let verifying = ctx.attestations?.get(jwtAttestation);
+  if (!verifying) {
+    verifying = verifyKeyAttestation(jwtAttestation, ctx.anchors, 'jwt', now);
+    ctx.attestations?.set(jwtAttestation, verifying);
+  }
+  const attestation = await verifying;
   const thumbprint = ecJwkThumbprint(jwk);
   if (!attestation.attestedKeys.some((k) => ecJwkThumbprint(k) === thumbprint))
     throw invalidProof('the proof is not signed by a key of its key attestation (attested_keys)');
