@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ISSUED_FORMATS } from '../credential-formats.js';
 import { KeyAttestationsRequired } from '../oid4vci/key-attestations-required.js';
 
 /** Display of a credential type in one locale (SD-JWT VC type metadata and OID4VCI metadata). */
@@ -24,9 +25,17 @@ export const ClaimMetadata = z.object({
   sd: z.enum(['always', 'allowed', 'never']).optional(),
 });
 
-/** What an operator registers: an SD-JWT VC type the issuer can issue. */
+/** What an operator registers: an SD-JWT VC type or an mdoc doctype the issuer can issue. */
 export const CredentialConfigurationInput = z
   .object({
+    format: z.enum(ISSUED_FORMATS).default('dc+sd-jwt'),
+    doctype: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,200}$/, 'an ISO 18013-5 document type such as org.example.employee.1')
+      .optional()
+      .describe(
+        'mso_mdoc only, and required there: the document type; its payload is { namespace: { element: value } }',
+      ),
     vct: z
       .string()
       .url()
@@ -57,12 +66,21 @@ export const CredentialConfigurationInput = z
       'Present: credential requests must carry a key attestation (OID4VCI 1.0 appendix D) from a trusted wallet provider; {} asks for one without constraints',
     ),
   })
-  .strict();
+  .strict()
+  .superRefine((c, ctx) => {
+    if (c.format === 'mso_mdoc' && !c.doctype)
+      ctx.addIssue({ code: 'custom', path: ['doctype'], message: 'required for mso_mdoc' });
+    if (c.format === 'mso_mdoc' && c.vct)
+      ctx.addIssue({ code: 'custom', path: ['vct'], message: 'an mdoc is named by its doctype, not a vct' });
+    if (c.format === 'dc+sd-jwt' && c.doctype)
+      ctx.addIssue({ code: 'custom', path: ['doctype'], message: 'only for mso_mdoc' });
+  });
 
 export const CredentialConfigurationInfo = z.object({
   id: z.string(),
-  format: z.literal('dc+sd-jwt'),
-  vct: z.string(),
+  format: z.enum(ISSUED_FORMATS),
+  vct: z.string().optional().describe('dc+sd-jwt: the SD-JWT VC type'),
+  doctype: z.string().optional().describe('mso_mdoc: the document type'),
   builtin: z.boolean(),
   payload_schema: z.record(z.unknown()),
   selectively_disclosable: z.array(z.string()),

@@ -5,6 +5,48 @@ const Display = z
   .object({ name: z.string(), locale: z.string().optional(), description: z.string().optional() })
   .passthrough();
 
+/** The members every format's configuration has (OID4VCI 1.0 section 12.2.4). */
+const ConfigurationMembers = {
+  scope: z.string().optional(),
+  cryptographic_binding_methods_supported: z.array(z.string()),
+  proof_types_supported: z.record(
+    z.object({
+      proof_signing_alg_values_supported: z.array(z.string()),
+      key_attestations_required: KeyAttestationsRequired.optional(),
+    }),
+  ),
+  credential_metadata: z
+    .object({ display: z.array(Display), claims: z.array(z.unknown()) })
+    .partial()
+    .optional(),
+};
+
+/** Appendix A.3.2: an IETF SD-JWT VC configuration, named by its `vct`; JOSE algorithm names. */
+export const SdJwtVcConfiguration = z
+  .object({
+    format: z.literal('dc+sd-jwt'),
+    vct: z.string(),
+    credential_signing_alg_values_supported: z.array(z.string()),
+    ...ConfigurationMembers,
+  })
+  .passthrough();
+
+/** Appendix A.2.2: an ISO mdoc configuration, named by its `doctype`; COSE algorithm numbers. */
+export const MsoMdocConfiguration = z
+  .object({
+    format: z.literal('mso_mdoc'),
+    doctype: z.string(),
+    credential_signing_alg_values_supported: z.array(z.number().int()),
+    ...ConfigurationMembers,
+  })
+  .passthrough();
+
+export const CredentialConfigurationSupported = z.discriminatedUnion('format', [
+  SdJwtVcConfiguration,
+  MsoMdocConfiguration,
+]);
+export type CredentialConfigurationSupported = z.infer<typeof CredentialConfigurationSupported>;
+
 /** OID4VCI 1.0 section 12.2.4: what this issuer offers and where its endpoints are. */
 export const CredentialIssuerMetadata = z
   .object({
@@ -14,26 +56,7 @@ export const CredentialIssuerMetadata = z
     notification_endpoint: z.string().url(),
     batch_credential_issuance: z.object({ batch_size: z.number().int().min(2) }).optional(),
     display: z.array(Display).optional(),
-    credential_configurations_supported: z.record(
-      z
-        .object({
-          format: z.literal('dc+sd-jwt'),
-          vct: z.string(),
-          cryptographic_binding_methods_supported: z.array(z.string()),
-          credential_signing_alg_values_supported: z.array(z.string()),
-          proof_types_supported: z.record(
-            z.object({
-              proof_signing_alg_values_supported: z.array(z.string()),
-              key_attestations_required: KeyAttestationsRequired.optional(),
-            }),
-          ),
-          credential_metadata: z
-            .object({ display: z.array(Display), claims: z.array(z.unknown()) })
-            .partial()
-            .optional(),
-        })
-        .passthrough(),
-    ),
+    credential_configurations_supported: z.record(CredentialConfigurationSupported),
   })
   .passthrough();
 

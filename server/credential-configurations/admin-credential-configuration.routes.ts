@@ -1,6 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import { adminContract } from '../../contract/admin/admin-contract.js';
-import { type CredentialConfiguration, vctOf } from './credential-configuration.entity.js';
+import type { IssuedFormat } from '../../contract/credential-formats.js';
+import { issuingFormat } from '../formats/credential-formats.js';
+import type { CredentialConfiguration } from './credential-configuration.entity.js';
 import {
   getConfiguration,
   listConfigurations,
@@ -12,8 +14,8 @@ const s = initServer();
 
 const view = (c: CredentialConfiguration, issuerUrl: string) => ({
   id: c.id,
-  format: 'dc+sd-jwt' as const,
-  vct: vctOf(c, issuerUrl),
+  format: c.format as IssuedFormat,
+  ...(c.doctype ? { doctype: c.doctype } : { vct: issuingFormat(c).typeOf(c, issuerUrl) }),
   builtin: c.builtin,
   payload_schema: c.payloadSchema,
   selectively_disclosable: c.selectivelyDisclosable,
@@ -44,7 +46,9 @@ export function adminCredentialConfigurationRoutes(issuerUrl: string, validator:
           req.em,
           {
             id: params.configurationId,
+            format: body.format,
             vct: body.vct ?? null,
+            doctype: body.doctype ?? null,
             payloadSchema: body.payload_schema,
             selectivelyDisclosable: body.selectively_disclosable,
             validitySeconds: body.validity_seconds,

@@ -61,7 +61,7 @@ export async function getConfiguration(em: EntityManager, id: string): Promise<C
   return c;
 }
 
-export type ConfigurationInput = Omit<CredentialConfiguration, 'createdAt' | 'builtin' | 'format'>;
+export type ConfigurationInput = Omit<CredentialConfiguration, 'createdAt' | 'builtin'>;
 
 /** Registers or replaces an operator's configuration; built-in ones cannot be replaced. */
 export async function registerConfiguration(
@@ -85,7 +85,7 @@ export async function registerConfiguration(
     if (existing?.builtin) throw conflict(`${input.id} is built in`, 'builtin-configuration');
     await tx.upsert(
       CredentialConfiguration,
-      { ...input, format: 'dc+sd-jwt', builtin: false, createdAt: new Date() },
+      { ...input, builtin: false, createdAt: new Date() },
       { onConflictExcludeFields: ['createdAt'] },
     );
     await invalidate(tx, CONFIGURATIONS);

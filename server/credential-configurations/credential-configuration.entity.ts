@@ -11,7 +11,7 @@ export type ClaimMetadata = z.infer<typeof ClaimMetadataSchema>;
 export type KeyAttestationsRequired = z.infer<typeof KeyAttestationsRequiredSchema>;
 
 /**
- * A kind of credential the issuer can issue: its SD-JWT VC type, the JSON Schema its payload must
+ * A kind of credential the issuer can issue: its format and type (SD-JWT VC `vct`, mdoc doctype), the JSON Schema its payload must
  * meet, which claims are selectively disclosable, how long credentials are valid, and display data.
  */
 export const CredentialConfiguration = defineEntity({
@@ -20,8 +20,10 @@ export const CredentialConfiguration = defineEntity({
   properties: {
     id: p.string().primary(),
     format: p.string(),
-    /** Null: the issuer's own type URL, `{issuer}/credential-types/{id}`. */
+    /** SD-JWT VC: its type; null: the issuer's own type URL, `{issuer}/credential-types/{id}`. */
     vct: p.string().nullable(),
+    /** mdoc: its document type (ISO 18013-5); null for other formats. */
+    doctype: p.string().nullable(),
     payloadSchema: p.json<Record<string, unknown>>(),
     /** Claim paths such as `mandatee.email` or `power[]` (every element). */
     selectivelyDisclosable: p.json<string[]>(),
@@ -36,6 +38,3 @@ export const CredentialConfiguration = defineEntity({
 });
 
 export type CredentialConfiguration = InferEntity<typeof CredentialConfiguration>;
-
-export const vctOf = (c: Pick<CredentialConfiguration, 'id' | 'vct'>, issuerUrl: string) =>
-  c.vct ?? `${issuerUrl}/credential-types/${encodeURIComponent(c.id)}`;

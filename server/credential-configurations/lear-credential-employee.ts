@@ -11,6 +11,7 @@ export const LEAR_CREDENTIAL_EMPLOYEE: Omit<CredentialConfiguration, 'createdAt'
   id: 'LEARCredentialEmployee',
   format: 'dc+sd-jwt',
   vct: null,
+  doctype: null,
   builtin: true,
   validitySeconds: 365 * 24 * 3600,
   keyAttestationsRequired: null,

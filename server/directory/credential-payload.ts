@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../audit/canonical-json.js';
 import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
+import { issuingFormat } from '../formats/credential-formats.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { readAttribute } from './scim-attribute-value.js';
 import type { Power, TenantProvisioning } from './tenant-provisioning.entity.js';
@@ -19,9 +20,10 @@ export function buildCredentialPayload(
   user: Record<string, unknown>,
   groupNames: string[],
 ): PayloadResult {
+  const format = issuingFormat(configuration);
   const payload: Record<string, unknown> = {};
-  const declares = (name: string) =>
-    Boolean((configuration.payloadSchema.properties as Record<string, unknown> | undefined)?.[name]);
+  const properties = format.employeeSchema(configuration).properties as Record<string, unknown> | undefined;
+  const declares = (name: string) => Boolean(properties?.[name]);
   if (declares('mandator') && tenant.mandator) payload.mandator = { ...tenant.mandator };
   const missing: string[] = [];
   for (const m of provisioning.mappings) {
@@ -34,7 +36,8 @@ export function buildCredentialPayload(
   }
   if (missing.length) return { missing };
   if (declares('power')) payload.power = mergePowers(provisioning, groupNames);
-  return { payload, hash: createHash('sha256').update(canonicalJson(payload)).digest('hex') };
+  const formatted = format.payloadFromEmployee(configuration, payload);
+  return { payload: formatted, hash: createHash('sha256').update(canonicalJson(formatted)).digest('hex') };
 }
 
 /** The powers a credential of `configuration` gives a member of these groups (none if it has no powers). */
@@ -43,7 +46,9 @@ export function grantedPowers(
   configuration: CredentialConfiguration,
   groupNames: string[],
 ): Power[] {
-  const properties = configuration.payloadSchema.properties as Record<string, unknown> | undefined;
+  const properties = issuingFormat(configuration).employeeSchema(configuration).properties as
+    | Record<string, unknown>
+    | undefined;
   return properties?.power ? mergePowers(provisioning, groupNames) : [];
 }
 

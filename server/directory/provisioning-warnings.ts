@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
+import { issuingFormat } from '../formats/credential-formats.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { provisioningOf } from './provisioning-settings.js';
 
@@ -19,7 +20,8 @@ export async function provisioningWarnings(em: EntityManager, tenant: Tenant): P
       `SCIM users get no credential: credential configuration ${provisioning.configurationId} does not exist (${settings})`,
     ];
   }
-  const required = (configuration.payloadSchema.required as unknown[] | undefined) ?? [];
+  const employee = issuingFormat(configuration).employeeSchema(configuration);
+  const required = (employee.required as unknown[] | undefined) ?? [];
   if (required.includes('mandator') && !tenant.mandator) {
     return [
       `SCIM users get no credential: ${configuration.id} requires a mandator and the tenant has none (PATCH /admin/v1/tenants/${tenant.id} with mandator)`,

@@ -1,15 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuditEntry, appendAuditEvent } from '../audit/audit-log.js';
-import {
-  type CredentialConfiguration,
-  vctOf,
-} from '../credential-configurations/credential-configuration.entity.js';
+import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
+import { issuingFormat } from '../formats/credential-formats.js';
 import type { Signer } from '../keys/signer.js';
 import { Params, transactionSql } from '../persistence/sql.js';
 import { allocateStatusEntries, type StatusEntry } from '../status-list/allocate-status-entry.js';
+import { batchValidity } from './batch-validity.js';
 import type { Issuance } from './issuance.entity.js';
-import { issueSdJwtVc } from './issue-sd-jwt-vc.js';
 
 export interface IssueContext {
   signer: Signer;
@@ -44,17 +42,15 @@ export async function signCredentialBatch(
   entries: StatusEntry[],
 ): Promise<SignedBatch> {
   if (!issuance.payload) throw new Error(`issuance ${issuance.id} has no payload left to issue`);
-  const issuedAt = new Date();
-  const expiresAt = new Date(issuedAt.getTime() + configuration.validitySeconds * 1000);
-  const vct = vctOf(configuration, ctx.issuerUrl);
+  const { issuedAt, expiresAt } = batchValidity(new Date(), configuration.validitySeconds);
+  const format = issuingFormat(configuration);
   const credentials: IssuedBatch['credentials'] = [];
   for (const [i, holderJwk] of holderKeys.entries()) {
     const status = entries[i] as StatusEntry;
-    const credential = await issueSdJwtVc(ctx.signer, {
-      issuer: ctx.issuerUrl,
-      vct,
+    const credential = await format.signCredential(ctx.signer, {
+      configuration,
+      issuerUrl: ctx.issuerUrl,
       claims: issuance.payload,
-      selectivelyDisclosable: configuration.selectivelyDisclosable,
       issuedAt,
       expiresAt,
       status: { idx: status.idx, uri: status.uri },

@@ -1,11 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
-import {
-  type ClaimMetadata,
-  type CredentialConfiguration,
-  vctOf,
-} from '../credential-configurations/credential-configuration.entity.js';
+import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { listConfigurations } from '../credential-configurations/credential-configuration-registry.js';
+import { issuingFormat } from '../formats/credential-formats.js';
 import { walletSecurity } from './wallet-security.js';
 
 export const oid4vciEndpoints = (issuerUrl: string) => ({
@@ -35,15 +32,10 @@ export async function credentialIssuerMetadata(em: EntityManager, config: Config
     credential_configurations_supported: Object.fromEntries(
       configurations.map((c) => [
         c.id,
-        {
-          format: 'dc+sd-jwt' as const,
+        issuingFormat(c).describeConfiguration(c, config.issuerUrl, {
           scope: credentialScope(c.id),
-          vct: vctOf(c, config.issuerUrl),
-          cryptographic_binding_methods_supported: ['jwk'],
-          credential_signing_alg_values_supported: ['ES256'],
           proof_types_supported: proofTypesSupported(c, attestationsVerifiable),
-          credential_metadata: { display: c.display, claims: c.claims.map(oid4vciClaim) },
-        },
+        }),
       ]),
     ),
   };
@@ -65,10 +57,3 @@ function proofTypesSupported(
   };
   return { jwt: proofType, ...(attestationsVerifiable ? { attestation: proofType } : {}) };
 }
-
-/** OID4VCI appendix B.2 claim description: like SD-JWT VC claim metadata, but labels are `name`. */
-const oid4vciClaim = (c: ClaimMetadata) => ({
-  path: c.path,
-  ...(c.mandatory !== undefined ? { mandatory: c.mandatory } : {}),
-  ...(c.display ? { display: c.display.map((d) => ({ name: d.label, locale: d.locale })) } : {}),
-});

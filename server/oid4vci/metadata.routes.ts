@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { AppContext } from '../app-context.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
-import { typeMetadata } from '../credential-configurations/type-metadata.js';
+import { issuingFormat } from '../formats/credential-formats.js';
 import { authorizationServerMetadata } from '../oidc/openid-configuration.js';
 import { servedRoles } from '../oidc/served-roles.js';
 import { credentialIssuerMetadata } from './issuer-metadata.js';
@@ -52,9 +52,10 @@ export function metadataRoutes(ctx: Pick<AppContext, 'config' | 'signer'>) {
     }),
     typeMetadata: s.route(oid4vciContract.typeMetadata, async ({ params, req }) => {
       const configuration = await findConfiguration(req.em, params.id);
-      if (!configuration)
+      const typeMetadata = configuration && issuingFormat(configuration).typeMetadata;
+      if (!configuration || !typeMetadata)
         return { status: 404, body: { error: 'not_found', error_description: 'unknown credential type' } };
-      return { status: 200, body: typeMetadata(configuration, issuerUrl) };
+      return { status: 200, body: typeMetadata(configuration, issuerUrl) as never };
     }),
   };
 }

@@ -8,7 +8,6 @@ import {
   type ResponseMode,
 } from '../../contract/verification/authorization-request.js';
 import { statementAudit } from '../audit/audit-log.js';
-import { vctOf } from '../credential-configurations/credential-configuration.entity.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { validationError } from '../domain-errors.js';
 import { qrCodeSvg } from '../http/qr-code.js';
@@ -17,7 +16,7 @@ import { entityShape, insertRowSql } from '../persistence/entity-rows.js';
 import { Params, type Sql } from '../persistence/sql.js';
 import { cachedTenant } from '../tenants/tenant-cache.js';
 import { hashSecret } from '../tenants/token-secret.js';
-import { buildDcqlForVct } from './build-dcql.js';
+import { buildDcqlForConfiguration } from './build-dcql.js';
 import { dcApiRequest, dcApiResponsePath } from './dc-api-request.js';
 import { checkHaipSessionRequest, HAIP_1_0 } from './haip-session-rules.js';
 import { isEncrypted, PresentationSession } from './presentation-session.entity.js';
@@ -102,8 +101,7 @@ export async function createPresentationSession(
       throw validationError([
         { field: 'credential_configuration_id', message: 'unknown credential configuration' },
       ]);
-    const paths = configuration.claims.map((c) => c.path.filter((p): p is string | number => p !== null));
-    dcqlQuery = buildDcqlForVct(vctOf(configuration, s.config.issuerUrl), paths) as unknown as Record<
+    dcqlQuery = buildDcqlForConfiguration(configuration, s.config.issuerUrl) as unknown as Record<
       string,
       unknown
     >;

@@ -6,6 +6,7 @@ import {
 } from '../../contract/verification/authorization-request.js';
 import type { FieldError } from '../domain-errors.js';
 import { validationError } from '../domain-errors.js';
+import { haipFormats } from '../formats/credential-formats.js';
 import { listTrustAnchors } from './trust-anchors.js';
 
 /** The HAIP 1.0 profile's name, as tenants choose it and session results report it. */
@@ -23,7 +24,7 @@ export interface ProfiledRequest {
  * - section 5.1 (redirects): response encryption, `direct_post.jwt`; over the Digital Credentials
  *   API (its own section) `dc_api.jwt`, the encrypted mode there;
  * - section 5: signed requests use the `x509_hash` client identifier prefix;
- * - sections 5 and 6: credentials are IETF SD-JWT VC (`dc+sd-jwt`; this verifier has no mdoc), and
+ * - sections 5 and 6: credentials are of the formats the profile names (`haipFormats`), and
  *   holder binding stays required (section 6.1.1.1: a KB-JWT MUST always be present);
  * - section 6.1.1: issuers are trusted by their x5c chain, so a tenant without trust anchors could
  *   never verify anything.
@@ -48,10 +49,10 @@ export async function checkHaipSessionRequest(
     });
   const credentials = (dcqlQuery.credentials ?? []) as Record<string, unknown>[];
   for (const [i, c] of credentials.entries()) {
-    if (c.format !== 'dc+sd-jwt')
+    if (!haipFormats().includes(String(c.format)))
       errors.push({
         field: `dcql_query.credentials.${i}.format`,
-        message: `the tenant’s HAIP 1.0 profile presents SD-JWT VCs (dc+sd-jwt), not ${String(c.format)}`,
+        message: `the tenant’s HAIP 1.0 profile presents ${haipFormats().join(' or ')}, not ${String(c.format)}`,
       });
     if (c.require_cryptographic_holder_binding === false)
       errors.push({

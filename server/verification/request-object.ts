@@ -1,3 +1,4 @@
+import { vpFormatsSupported } from '../formats/credential-formats.js';
 import { isEncrypted, type PresentationSession } from './presentation-session.entity.js';
 import type { VerifierServices } from './verifier-services.js';
 
@@ -5,21 +6,12 @@ import type { VerifierServices } from './verifier-services.js';
 export const responseUri = (verifierUrl: string, sameDevice = false) =>
   `${verifierUrl}/oid4vp/auth-response${sameDevice ? '?flow=same-device' : ''}`;
 
-/** The formats and algorithms this verifier accepts (OID4VP 1.0 appendix B). */
-export const VP_FORMATS_SUPPORTED = {
-  'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
-  jwt_vc_json: { alg_values: ['ES256'] },
-};
-
-/** Under HAIP 1.0: SD-JWT VC only (its credential profile), ES256 for credential and KB-JWT. */
-const HAIP_VP_FORMATS_SUPPORTED = { 'dc+sd-jwt': VP_FORMATS_SUPPORTED['dc+sd-jwt'] };
-
 /**
  * `client_metadata` of a session's requests: the formats, and for an encrypted session its own
  * ECDH-ES key with both content encryptions HAIP 1.0 makes verifiers list.
  */
 export const clientMetadata = (session: PresentationSession) => ({
-  vp_formats_supported: session.profile ? HAIP_VP_FORMATS_SUPPORTED : VP_FORMATS_SUPPORTED,
+  vp_formats_supported: vpFormatsSupported(Boolean(session.profile)),
   ...(isEncrypted(session) && session.encPublicJwk
     ? {
         jwks: { keys: [session.encPublicJwk] },

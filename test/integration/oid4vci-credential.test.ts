@@ -94,6 +94,10 @@ describe('OID4VCI credential endpoint', () => {
         status: { status_list: { idx: expect.any(Number), uri: expect.any(String) } },
       });
       expect(p.mandatee._sd).toHaveLength(3);
+      // OID4VCI 1.0 section 15.4.1: time claims rounded (to the hour), so a batch is not linkable by them.
+      expect(p.iat % 3600).toBe(0);
+      expect(p.iat).toBeLessThanOrEqual(Date.now() / 1000);
+      expect(p.iat).toBeGreaterThan(Date.now() / 1000 - 3600);
       return p.cnf.jwk.x;
     });
     expect(cnfs).toEqual([a.jwk.x, b.jwk.x]);

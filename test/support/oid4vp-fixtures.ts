@@ -1,7 +1,7 @@
 import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { CompactSign, type JWK } from 'jose';
 import type { DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
-import { issueSdJwtVc } from '../../server/issuance/issue-sd-jwt-vc.js';
+import { issueSdJwtVc } from '../../server/formats/sd-jwt-vc/issue-sd-jwt-vc.js';
 import type { Signer } from '../../server/keys/signer.js';
 import type { VerificationContext } from '../../server/oid4vp/verification/index.js';
 import { StatusType, statusByteLength, writeStatus } from '../../server/status-list/status-list-encoding.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { disclosureFrame } from '../../server/issuance/disclosure-frame.js';
+import { disclosureFrame } from '../../server/formats/sd-jwt-vc/disclosure-frame.js';
 
 describe('disclosureFrame', () => {
   const payload = {

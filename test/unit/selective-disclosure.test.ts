@@ -1,6 +1,6 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { issueSdJwtVc } from '../../server/issuance/issue-sd-jwt-vc.js';
+import { issueSdJwtVc } from '../../server/formats/sd-jwt-vc/issue-sd-jwt-vc.js';
 import type { Signer } from '../../server/keys/signer.js';
 import { sdJwtCheckedBy } from '../support/sd-jwt-checker.js';
 

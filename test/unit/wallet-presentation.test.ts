@@ -25,7 +25,7 @@ import {
   UnanswerableQueryError,
 } from '../../clients/wallet/src/index.js';
 import { LEAR_CREDENTIAL_EMPLOYEE } from '../../server/credential-configurations/lear-credential-employee.js';
-import { issueSdJwtVc } from '../../server/issuance/issue-sd-jwt-vc.js';
+import { issueSdJwtVc } from '../../server/formats/sd-jwt-vc/issue-sd-jwt-vc.js';
 import type { Signer } from '../../server/keys/signer.js';
 import { employeePayload } from '../support/fixtures.js';
 import { sdJwtCheckedBy } from '../support/sd-jwt-checker.js';

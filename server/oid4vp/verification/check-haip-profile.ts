@@ -1,3 +1,4 @@
+import type { CredentialFormat } from '../../formats/credential-format.js';
 import type { DecodedJws } from './jws.js';
 import { check } from './presentation-error.js';
 import type { Checks } from './types.js';
@@ -13,13 +14,13 @@ import type { Checks } from './types.js';
  */
 const HAIP_ALGS = ['ES256'];
 
-/** Sections 5 and 6: the credential profile this verifier implements is IETF SD-JWT VC (`dc+sd-jwt`). */
-export function checkProfileFormat(format: string, checks: Checks): void {
+/** Sections 5 and 6: the credential formats of the profile (those whose module says `haip`). */
+export function checkProfileFormat(format: Pick<CredentialFormat, 'id' | 'haip'>, checks: Checks): void {
   if (!checks.profile) return;
   check(
-    format === 'dc+sd-jwt',
+    format.haip,
     'unsupported_format',
-    `format ${format} is not a credential format of the HAIP 1.0 profile (dc+sd-jwt)`,
+    `format ${format.id} is not a credential format of the HAIP 1.0 profile`,
   );
 }
 

@@ -1,24 +1,15 @@
-import { type CredentialQuery, DcqlQuery } from '../../../contract/oid4vp/dcql-query.js';
+import { DcqlQuery } from '../../../contract/oid4vp/dcql-query.js';
+import { credentialFormat } from '../../formats/credential-formats.js';
 import { checkProfileFormat } from './check-haip-profile.js';
 import { isObject } from './jws.js';
 import { checkCredentialSets } from './match-dcql.js';
 import { check, inQuery, reject } from './presentation-error.js';
 import {
-  type Checks,
   resolveChecks,
   type VerificationContext,
   type VerifiedCredential,
   type VerifiedPresentation,
 } from './types.js';
-import { verifyJwtVcPresentation } from './verify-jwt-vp.js';
-import { verifySdJwtPresentation } from './verify-sd-jwt-presentation.js';
-
-type FormatVerifier = (p: unknown, q: CredentialQuery, c: Checks) => Promise<VerifiedCredential>;
-
-const VERIFIERS: Record<string, FormatVerifier> = {
-  'dc+sd-jwt': verifySdJwtPresentation,
-  jwt_vc_json: verifyJwtVcPresentation,
-};
 
 /**
  * The `vp_token` as received: the JSON object itself, or its JSON text (as a `direct_post` form
@@ -84,11 +75,11 @@ export async function verifyVpToken(
         'malformed',
         `${presentations.length} presentations, but multiple is not true`,
       );
-      checkProfileFormat(credentialQuery.format, checks);
-      const verify = VERIFIERS[credentialQuery.format];
-      check(verify, 'unsupported_format', `format ${credentialQuery.format} is not supported`);
+      const format = credentialFormat(credentialQuery.format);
+      check(format, 'unsupported_format', `format ${credentialQuery.format} is not supported`);
+      checkProfileFormat(format, checks);
       for (const presentation of presentations)
-        credentials.push(await verify(presentation, credentialQuery, checks));
+        credentials.push(await format.verifyPresentation(presentation, credentialQuery, checks));
     } catch (e) {
       throw inQuery(id, e);
     }

@@ -1,14 +1,20 @@
 import { base64url, calculateJwkThumbprint, type JWK } from 'jose';
 import type { CredentialQuery } from '../../../contract/oid4vp/dcql-query.js';
-import { checkTransactionBinding } from './check-key-binding.js';
-import { checkStatus, readStatusReference } from './check-status.js';
-import { checkTrustedAuthorities } from './check-trusted-authorities.js';
-import { checkValidityClaims, checkW3cValidity } from './check-validity.js';
-import { verifyIssuerSignature } from './issuer-trust.js';
-import { type DecodedJws, decodeJws, isObject, publicJwk, verifyWithKey } from './jws.js';
-import { checkRequestedClaims, checkW3cType } from './match-dcql.js';
-import { check, reject } from './presentation-error.js';
-import type { Checks, VerifiedCredential } from './types.js';
+import { checkStatus, readStatusReference } from '../../oid4vp/verification/check-status.js';
+import { checkTransactionBinding } from '../../oid4vp/verification/check-transaction-binding.js';
+import { checkTrustedAuthorities } from '../../oid4vp/verification/check-trusted-authorities.js';
+import { checkValidityClaims, checkW3cValidity } from '../../oid4vp/verification/check-validity.js';
+import { verifyIssuerSignature } from '../../oid4vp/verification/issuer-trust.js';
+import {
+  type DecodedJws,
+  decodeJws,
+  isObject,
+  publicJwk,
+  verifyWithKey,
+} from '../../oid4vp/verification/jws.js';
+import { checkRequestedClaims, checkW3cType } from '../../oid4vp/verification/match-dcql.js';
+import { check, reject } from '../../oid4vp/verification/presentation-error.js';
+import type { Checks, VerifiedCredential } from '../../oid4vp/verification/types.js';
 
 const VP_TYPES = [undefined, 'JWT', 'vp+jwt'];
 const VC_TYPES = [undefined, 'JWT', 'vc+jwt'];

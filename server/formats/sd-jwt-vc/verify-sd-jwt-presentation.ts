@@ -1,15 +1,15 @@
 import type { CredentialQuery } from '../../../contract/oid4vp/dcql-query.js';
-import { checkProfileAlg, checkProfileTyp } from './check-haip-profile.js';
+import { checkProfileAlg, checkProfileTyp } from '../../oid4vp/verification/check-haip-profile.js';
+import { checkStatus, readStatusReference } from '../../oid4vp/verification/check-status.js';
+import { checkTrustedAuthorities } from '../../oid4vp/verification/check-trusted-authorities.js';
+import { checkValidityClaims } from '../../oid4vp/verification/check-validity.js';
+import { verifyIssuerSignature } from '../../oid4vp/verification/issuer-trust.js';
+import { decodeJws, isObject, publicJwk } from '../../oid4vp/verification/jws.js';
+import { checkRequestedClaims, checkVct } from '../../oid4vp/verification/match-dcql.js';
+import { check } from '../../oid4vp/verification/presentation-error.js';
+import type { Checks, VerifiedCredential } from '../../oid4vp/verification/types.js';
 import { checkKeyBinding } from './check-key-binding.js';
-import { checkStatus, readStatusReference } from './check-status.js';
-import { checkTrustedAuthorities } from './check-trusted-authorities.js';
-import { checkValidityClaims } from './check-validity.js';
-import { verifyIssuerSignature } from './issuer-trust.js';
-import { decodeJws, isObject, publicJwk } from './jws.js';
-import { checkRequestedClaims, checkVct } from './match-dcql.js';
-import { check } from './presentation-error.js';
 import { applyDisclosures, holdsDigests, splitSdJwt } from './sd-jwt.js';
-import type { Checks, VerifiedCredential } from './types.js';
 
 /** `typ` of an SD-JWT VC; `vc+sd-jwt` is its name until late 2024, still accepted. */
 export const SD_JWT_VC_TYPES = ['dc+sd-jwt', 'vc+sd-jwt'];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { check } from './presentation-error.js';
+import { check } from '../../oid4vp/verification/presentation-error.js';
 
 /** A compact SD-JWT presentation (RFC 9901 §4): `<issuer JWT>~<disclosure>~…~[<KB-JWT>]`. */
 export interface SdJwtPresentation {

@@ -1,4 +1,4 @@
-import type { Signer } from '../keys/signer.js';
+import type { Signer } from '../../keys/signer.js';
 import { disclosureFrame } from './disclosure-frame.js';
 import { discloseSelectively } from './selective-disclosure.js';
 

@@ -1,5 +1,5 @@
-import type { CredentialConfiguration } from './credential-configuration.entity.js';
-import { vctOf } from './credential-configuration.entity.js';
+import type { CredentialConfiguration } from '../../credential-configurations/credential-configuration.entity.js';
+import { vctOf } from './vct.js';
 
 /** SD-JWT VC type metadata (section 6) of a configuration, served at its vct URL. */
 export function typeMetadata(c: CredentialConfiguration, issuerUrl: string) {

@@ -1,0 +1,54 @@
+import type { ClaimMetadata } from '../../credential-configurations/credential-configuration.entity.js';
+import type { CredentialFormat } from '../credential-format.js';
+import { issueSdJwtVc } from './issue-sd-jwt-vc.js';
+import { typeMetadata } from './type-metadata.js';
+import { vctOf } from './vct.js';
+import { verifySdJwtPresentation } from './verify-sd-jwt-presentation.js';
+
+/** OID4VCI appendix B.2 claim description: like SD-JWT VC claim metadata, but labels are `name`. */
+const oid4vciClaim = (c: ClaimMetadata) => ({
+  path: c.path,
+  ...(c.mandatory !== undefined ? { mandatory: c.mandatory } : {}),
+  ...(c.display ? { display: c.display.map((d) => ({ name: d.label, locale: d.locale })) } : {}),
+});
+
+const ES256 = ['ES256'];
+
+/** IETF SD-JWT VC (`dc+sd-jwt`): OID4VCI 1.0 appendix A.3, OID4VP 1.0 appendix B.3, HAIP 1.0 section 6. */
+export const sdJwtVcFormat: CredentialFormat = {
+  id: 'dc+sd-jwt',
+  haip: true,
+  vpFormatsSupported: () => ({ 'sd-jwt_alg_values': ES256, 'kb-jwt_alg_values': ES256 }),
+  verifyPresentation: verifySdJwtPresentation,
+  issuing: {
+    typeOf: vctOf,
+    describeConfiguration: (c, issuerUrl, shared) => ({
+      ...shared,
+      format: 'dc+sd-jwt' as const,
+      vct: vctOf(c, issuerUrl),
+      cryptographic_binding_methods_supported: ['jwk'],
+      credential_signing_alg_values_supported: ES256,
+      credential_metadata: { display: c.display, claims: c.claims.map(oid4vciClaim) },
+    }),
+    signCredential: (signer, input) =>
+      issueSdJwtVc(signer, {
+        issuer: input.issuerUrl,
+        vct: vctOf(input.configuration, input.issuerUrl),
+        claims: input.claims,
+        selectivelyDisclosable: input.configuration.selectivelyDisclosable,
+        issuedAt: input.issuedAt,
+        expiresAt: input.expiresAt,
+        status: input.status,
+        holderJwk: input.holderJwk as Record<string, unknown> | undefined,
+      }),
+    credentialQuery: (vct, paths, id) => ({
+      id,
+      format: 'dc+sd-jwt',
+      meta: { vct_values: [vct] },
+      ...(paths.length ? { claims: paths.map((path) => ({ path: [...path] })) } : {}),
+    }),
+    employeeSchema: (c) => c.payloadSchema,
+    payloadFromEmployee: (_c, employee) => employee,
+    typeMetadata,
+  },
+};
