@@ -41,10 +41,7 @@ export const MsoMdocConfiguration = z
   })
   .passthrough();
 
-export const CredentialConfigurationSupported = z.discriminatedUnion('format', [
-  SdJwtVcConfiguration,
-  MsoMdocConfiguration,
-]);
+export const CredentialConfigurationSupported = z.union([SdJwtVcConfiguration, MsoMdocConfiguration]);
 export type CredentialConfigurationSupported = z.infer<typeof CredentialConfigurationSupported>;
 
 /** OID4VCI 1.0 section 12.2.4: what this issuer offers and where its endpoints are. */
