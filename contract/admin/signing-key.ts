@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const KeyPurpose = z.enum(['issuer', 'status-list', 'verifier', 'oidc', 'audit']);
+export const KeyPurpose = z.enum(['issuer', 'document-signer', 'status-list', 'verifier', 'oidc', 'audit']);
 
 /** A JWK thumbprint (RFC 7638), base64url. */
 export const Kid = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'a key id (base64url)');

@@ -16,7 +16,16 @@ export interface CertificateNames {
   subject: string;
   dnsNames: string[];
   uris: string[];
+  /** Extended key usages (OIDs) the certificate must carry, e.g. the mdoc Document Signer's. */
+  extendedKeyUsages?: string[];
 }
+
+/** ISO 18013-5 Annex B.1.4: id-mdl-kp-mdlDS, the extended key usage of a Document Signer certificate. */
+export const MDL_DOCUMENT_SIGNER_EKU = '1.0.18013.5.1.2';
+
+/** Keys named after the credential issuer: what it signs is checked against `iss` or the issuer's CA. */
+export const issuerNamed = (purpose: KeyPurpose) =>
+  purpose === 'issuer' || purpose === 'status-list' || purpose === 'document-signer';
 
 export const DEFAULT_SERVICE_NAMES: ServiceNames = {
   issuerUrl: 'http://localhost:3000',
@@ -36,12 +45,13 @@ const rdnValue = (v: string) =>
  * prefix requires (OID4VP section 5.9.3); the other purposes are named after the verifier too.
  */
 export function certificateNamesFor(purpose: KeyPurpose, names: ServiceNames): CertificateNames {
-  const url = purpose === 'issuer' || purpose === 'status-list' ? names.issuerUrl : names.verifierUrl;
+  const url = issuerNamed(purpose) ? names.issuerUrl : names.verifierUrl;
   const host = new URL(url).hostname;
   return {
     subject: `CN=${rdnValue(host)}, O=${rdnValue(names.organization)}`,
     dnsNames: [host],
     uris: [url],
+    ...(purpose === 'document-signer' ? { extendedKeyUsages: [MDL_DOCUMENT_SIGNER_EKU] } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { DomainError, validationError } from '../domain-errors.js';
-import type { CertificateNames } from './certificate-names.js';
+import { type CertificateNames, issuerNamed } from './certificate-names.js';
 import type { KeyPurpose } from './signing-key.entity.js';
 import { base64Der, spkiOf, subjectAltNames, x509 } from './x509-support.js';
 
@@ -87,11 +87,7 @@ async function checkChain(
 function checkNames(leaf: x509.X509Certificate, purpose: KeyPurpose, expected: CertificateNames) {
   const { dns, uri } = subjectAltNames(leaf);
   const host = expected.dnsNames[0] as string;
-  if (
-    (purpose === 'issuer' || purpose === 'status-list') &&
-    !dns.includes(host) &&
-    !uri.some((u) => expected.uris.includes(u))
-  )
+  if (issuerNamed(purpose) && !dns.includes(host) && !uri.some((u) => expected.uris.includes(u)))
     throw refuse(
       `the leaf certificate names neither ${expected.uris.join(', ')} (URI) nor ${host} (DNS) as subject alternative name`,
     );

@@ -83,6 +83,9 @@ export class DevelopmentCa {
         ]),
         await x509.SubjectKeyIdentifierExtension.create(verifyingKeyOf(publicKey)),
         await x509.AuthorityKeyIdentifierExtension.create(verifyingKeyOf(createPublicKey(this.#key))),
+        ...(names.extendedKeyUsages
+          ? [new x509.ExtendedKeyUsageExtension(names.extendedKeyUsages, true)]
+          : []),
       ],
     });
     return base64Der(leaf);

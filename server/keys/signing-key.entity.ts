@@ -1,6 +1,14 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
-export const KEY_PURPOSES = ['issuer', 'status-list', 'verifier', 'oidc', 'audit'] as const;
+/** `document-signer`: the mdoc Document Signer (ISO 18013-5 Annex B) that signs every MSO. */
+export const KEY_PURPOSES = [
+  'issuer',
+  'document-signer',
+  'status-list',
+  'verifier',
+  'oidc',
+  'audit',
+] as const;
 export type KeyPurpose = (typeof KEY_PURPOSES)[number];
 export const KEY_STATUSES = ['active', 'retiring', 'retired'] as const;
 export type KeyStatus = (typeof KEY_STATUSES)[number];
