@@ -20,6 +20,7 @@ describe('signing keys', () => {
     if (keys.status !== 200) return;
     expect(keys.body.items.map((k) => k.purpose).sort()).toEqual([
       'audit',
+      'document-signer',
       'issuer',
       'oidc',
       'status-list',
