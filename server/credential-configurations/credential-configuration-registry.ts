@@ -3,10 +3,11 @@ import { frozenRow } from '../cache/frozen-row.js';
 import { cached, invalidate } from '../cache/node-caches.js';
 import { conflict, notFound, validationError } from '../domain-errors.js';
 import { CredentialConfiguration } from './credential-configuration.entity.js';
+import { EMPLOYEE_MDOC } from './employee-mdoc.js';
 import { LEAR_CREDENTIAL_EMPLOYEE } from './lear-credential-employee.js';
 import type { PayloadValidator } from './payload-validator.js';
 
-const BUILTINS = [LEAR_CREDENTIAL_EMPLOYEE];
+const BUILTINS = [LEAR_CREDENTIAL_EMPLOYEE, EMPLOYEE_MDOC];
 /**
  * Configurations are read by every issuance and change only through the admin API or a new version
  * starting: they come from the node's cache, and any change drops every node's copies of them all.

@@ -7,6 +7,51 @@ import type { CredentialConfiguration } from './credential-configuration.entity.
  */
 const text = { type: 'string', minLength: 1, maxLength: 200 };
 
+/** The employee data both built-in employee credentials carry (the SD-JWT VC's payload). */
+export const EMPLOYEE_PAYLOAD_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['mandator', 'mandatee', 'power'],
+  properties: {
+    mandator: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['organizationIdentifier', 'organization', 'commonName', 'email', 'country'],
+      properties: {
+        organizationIdentifier: text,
+        organization: text,
+        commonName: text,
+        email: { type: 'string', format: 'email', maxLength: 254 },
+        country: { type: 'string', pattern: '^[A-Z]{2}$' },
+      },
+    },
+    mandatee: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['firstName', 'lastName', 'email'],
+      properties: {
+        firstName: text,
+        lastName: text,
+        email: { type: 'string', format: 'email', maxLength: 254 },
+      },
+    },
+    power: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 50,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['function', 'action'],
+        properties: {
+          function: text,
+          action: { type: 'array', minItems: 1, maxItems: 20, items: text },
+        },
+      },
+    },
+  },
+};
+
 export const LEAR_CREDENTIAL_EMPLOYEE: Omit<CredentialConfiguration, 'createdAt'> = {
   id: 'LEARCredentialEmployee',
   format: 'dc+sd-jwt',
@@ -16,49 +61,7 @@ export const LEAR_CREDENTIAL_EMPLOYEE: Omit<CredentialConfiguration, 'createdAt'
   validitySeconds: 365 * 24 * 3600,
   keyAttestationsRequired: null,
   selectivelyDisclosable: ['mandatee.firstName', 'mandatee.lastName', 'mandatee.email', 'power[]'],
-  payloadSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['mandator', 'mandatee', 'power'],
-    properties: {
-      mandator: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['organizationIdentifier', 'organization', 'commonName', 'email', 'country'],
-        properties: {
-          organizationIdentifier: text,
-          organization: text,
-          commonName: text,
-          email: { type: 'string', format: 'email', maxLength: 254 },
-          country: { type: 'string', pattern: '^[A-Z]{2}$' },
-        },
-      },
-      mandatee: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['firstName', 'lastName', 'email'],
-        properties: {
-          firstName: text,
-          lastName: text,
-          email: { type: 'string', format: 'email', maxLength: 254 },
-        },
-      },
-      power: {
-        type: 'array',
-        minItems: 1,
-        maxItems: 50,
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['function', 'action'],
-          properties: {
-            function: text,
-            action: { type: 'array', minItems: 1, maxItems: 20, items: text },
-          },
-        },
-      },
-    },
-  },
+  payloadSchema: EMPLOYEE_PAYLOAD_SCHEMA,
   display: [
     {
       locale: 'en',

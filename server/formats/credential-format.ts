@@ -59,6 +59,8 @@ export interface IssuingFormat {
     issuerUrl: string,
     shared: SharedConfigurationMembers,
   ): CredentialConfigurationSupported;
+  /** Whether every credential must be bound to a holder key (an mdoc's MSO always names a device key). */
+  readonly holderBindingRequired: boolean;
   /** Signs one credential; the answer is what the credential endpoint returns in `credential`. */
   signCredential(signer: Signer, input: CredentialToSign): Promise<string>;
   /** A DCQL Credential Query for a credential of `type` with the claims at `paths`. */

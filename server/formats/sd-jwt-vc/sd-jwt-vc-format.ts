@@ -1,16 +1,9 @@
-import type { ClaimMetadata } from '../../credential-configurations/credential-configuration.entity.js';
+import { claimDescription } from '../claim-description.js';
 import type { CredentialFormat } from '../credential-format.js';
 import { issueSdJwtVc } from './issue-sd-jwt-vc.js';
 import { typeMetadata } from './type-metadata.js';
 import { vctOf } from './vct.js';
 import { verifySdJwtPresentation } from './verify-sd-jwt-presentation.js';
-
-/** OID4VCI appendix B.2 claim description: like SD-JWT VC claim metadata, but labels are `name`. */
-const oid4vciClaim = (c: ClaimMetadata) => ({
-  path: c.path,
-  ...(c.mandatory !== undefined ? { mandatory: c.mandatory } : {}),
-  ...(c.display ? { display: c.display.map((d) => ({ name: d.label, locale: d.locale })) } : {}),
-});
 
 const ES256 = ['ES256'];
 
@@ -28,7 +21,7 @@ export const sdJwtVcFormat: CredentialFormat = {
       vct: vctOf(c, issuerUrl),
       cryptographic_binding_methods_supported: ['jwk'],
       credential_signing_alg_values_supported: ES256,
-      credential_metadata: { display: c.display, claims: c.claims.map(oid4vciClaim) },
+      credential_metadata: { display: c.display, claims: c.claims.map(claimDescription) },
     }),
     signCredential: (signer, input) =>
       issueSdJwtVc(signer, {
@@ -47,6 +40,7 @@ export const sdJwtVcFormat: CredentialFormat = {
       meta: { vct_values: [vct] },
       ...(paths.length ? { claims: paths.map((path) => ({ path: [...path] })) } : {}),
     }),
+    holderBindingRequired: false,
     employeeSchema: (c) => c.payloadSchema,
     payloadFromEmployee: (_c, employee) => employee,
     typeMetadata,

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /** ISO mdoc configurations are named by a document type (ISO 18013-5) instead of an SD-JWT VC `vct`. */
-export class Migration20261126000100_mdoc_configurations extends Migration {
-  override name = 'Migration20261126000100_mdoc_configurations';
+export class Migration20261126000200_mdoc_configurations extends Migration {
+  override name = 'Migration20261126000200_mdoc_configurations';
 
   override up(): void {
     this.addSql('alter table credential_configuration add column doctype text');
