@@ -88,6 +88,14 @@ describe('ISO 18013-7 Annex C: createAnnexCRequest, openAnnexCResponse', () => {
       32,
       false,
     ]);
+    const given = createAnnexCRequest({ doctype: DOCTYPE, elements, nonce: new Uint8Array(16).fill(7) });
+    const [, givenParameters] = cborDecode(
+      new Uint8Array(Buffer.from(given.encryptionInfo, 'base64url')),
+    ) as [string, Map<string, unknown>];
+    expect(givenParameters.get('nonce')).toEqual(new Uint8Array(16).fill(7));
+    expect(() => createAnnexCRequest({ doctype: DOCTYPE, elements, nonce: new Uint8Array(8) })).toThrow(
+      RangeError,
+    );
     expect(request.recipientPrivateKey).toMatchObject({ kty: 'EC', crv: 'P-256', d: expect.any(String) });
     expect(annexCSessionTranscript({ encryptionInfo: request.encryptionInfo, origin: ORIGIN })).toEqual(
       walletAnnexCTranscript(request.encryptionInfo, ORIGIN),

@@ -257,6 +257,10 @@ describe('mdoc issuance and presentation: signIssuerSigned, an @owf/mdoc holder,
       verifyDeviceResponse(response, checks({ trustAnchors: [lapsed.iaca.base64], now: then })),
     );
     expect(e.code).toBe('certificate_invalid');
+    // The chain validated at that time is remembered, but not past its certificates' validity.
+    expect(
+      rejection(() => verifyDeviceResponse(response, checks({ trustAnchors: [lapsed.iaca.base64] }))).code,
+    ).toBe('certificate_expired');
   });
 
   it('refuses a DeviceMac, device-signed elements, no device signature, two documents, an error status', async () => {

@@ -36,8 +36,11 @@ export interface AnnexCRequest {
 export function createAnnexCRequest(o: {
   doctype: string;
   elements: readonly AnnexCElement[];
+  /** The EncryptionInfo nonce (16 bytes or more); default 16 random bytes. */
+  nonce?: Uint8Array;
 }): AnnexCRequest {
   if (!o.doctype) throw new TypeError('the doctype is empty');
+  if (o.nonce && o.nonce.length < 16) throw new RangeError('the nonce must have 16 bytes at least');
   if (o.elements.length === 0) throw new TypeError('an Annex C request asks for one element at least');
   const nameSpaces = new Map<string, Map<string, boolean>>();
   for (const { namespace, element, intentToRetain } of o.elements) {
@@ -52,7 +55,7 @@ export function createAnnexCRequest(o: {
   const encryptionInfo = encodeCbor([
     'dcapi',
     {
-      nonce: randomBytes(16),
+      nonce: o.nonce ?? randomBytes(16),
       recipientPublicKey: coseKeyFromJwk(publicKey.export({ format: 'jwk' }) as JWK),
     },
   ]);

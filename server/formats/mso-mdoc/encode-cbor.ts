@@ -14,35 +14,72 @@ import { CborTag, EmbeddedCbor, RawCbor, tdate } from './cbor-values.js';
  * mistake and throws a TypeError.
  */
 export function encodeCbor(value: unknown): Uint8Array {
-  const writer = new Writer();
-  writer.item(value, 0);
-  return writer.result();
+  // One scratch buffer for every call (encoding is synchronous; a nested call, from a getter say,
+  // gets its own): issuing an mdoc encodes a few dozen small items, and a fresh buffer for each cost
+  // more than the encoding.
+  const writer = scratch.busy ? new Writer() : scratch;
+  writer.busy = true;
+  try {
+    writer.item(value, 0);
+    return writer.result();
+  } finally {
+    writer.reset();
+  }
 }
 
 /** `#6.24(bstr .cbor content)`: `content` (one encoded item) as an embedded data item. */
 export function embedCbor(content: Uint8Array): EmbeddedCbor {
-  const writer = new Writer(content.length + 11);
-  writer.head(6, 24);
-  writer.head(2, content.length);
-  writer.bytes(content);
-  return new EmbeddedCbor(content, writer.result());
+  const length = content.length;
+  const head = headSize(length);
+  const encoded = new Uint8Array(2 + head + length);
+  encoded[0] = 0xd8; // tag with a 1-byte number: 24
+  encoded[1] = 24;
+  if (head === 1) encoded[2] = 0x40 | length;
+  else if (head === 2) {
+    encoded[2] = 0x58;
+    encoded[3] = length;
+  } else {
+    const view = new DataView(encoded.buffer);
+    encoded[2] = head === 3 ? 0x59 : 0x5a;
+    if (head === 3) view.setUint16(3, length);
+    else view.setUint32(3, length);
+  }
+  encoded.set(content, 2 + head);
+  return new EmbeddedCbor(content, encoded);
 }
 
 const MAX_DEPTH = 64;
+const SCRATCH_BYTES = 4096;
 const utf8 = new TextEncoder();
+
+/** Bytes of the shortest head for `argument`. */
+const headSize = (argument: number) =>
+  argument < 24 ? 1 : argument < 0x100 ? 2 : argument < 0x10000 ? 3 : argument <= 0xffffffff ? 5 : 9;
 
 class Writer {
   #buffer: Uint8Array;
   #view: DataView;
   #length = 0;
+  busy = false;
 
-  constructor(capacity = 256) {
+  constructor(capacity = SCRATCH_BYTES) {
     this.#buffer = new Uint8Array(capacity);
     this.#view = new DataView(this.#buffer.buffer);
   }
 
+  /** A copy of what was written: the buffer is used again. */
   result(): Uint8Array {
     return this.#buffer.slice(0, this.#length);
+  }
+
+  reset() {
+    this.#length = 0;
+    this.busy = false;
+    // A large value grew the buffer: do not keep that much memory for the small ones.
+    if (this.#buffer.length > 64 * SCRATCH_BYTES) {
+      this.#buffer = new Uint8Array(SCRATCH_BYTES);
+      this.#view = new DataView(this.#buffer.buffer);
+    }
   }
 
   #reserve(n: number): number {
@@ -102,6 +139,19 @@ class Writer {
     this.#view.setFloat64(at + 1, n);
   }
 
+  /** UTF-8 written in place: room for the longest encoding, then the head fitted to the actual one. */
+  #text(text: string) {
+    const longest = text.length * 3;
+    const reserved = headSize(longest);
+    const at = this.#reserve(reserved + longest);
+    const { written } = utf8.encodeInto(text, this.#buffer.subarray(at + reserved, at + reserved + longest));
+    const actual = headSize(written);
+    if (actual !== reserved) this.#buffer.copyWithin(at + actual, at + reserved, at + reserved + written);
+    this.#length = at;
+    this.head(3, written);
+    this.#length = at + actual + written;
+  }
+
   #bigint(n: bigint) {
     if (n >= 0n && n < 1n << 64n) this.head(0, n);
     else if (n < 0n && n >= -(1n << 64n)) this.head(1, -1n - n);
@@ -115,11 +165,8 @@ class Writer {
     else if (typeof value === 'boolean') this.#byte(value ? 0xf5 : 0xf4);
     else if (typeof value === 'number') this.#number(value);
     else if (typeof value === 'bigint') this.#bigint(value);
-    else if (typeof value === 'string') {
-      const encoded = utf8.encode(value);
-      this.head(3, encoded.length);
-      this.bytes(encoded);
-    } else if (value instanceof Uint8Array) {
+    else if (typeof value === 'string') this.#text(value);
+    else if (value instanceof Uint8Array) {
       this.head(2, value.length);
       this.bytes(value);
     } else if (value instanceof EmbeddedCbor || value instanceof RawCbor) this.bytes(value.encoded);
@@ -136,7 +183,7 @@ class Writer {
         this.item(key, depth + 1);
         this.item(element, depth + 1);
       }
-    } else if (typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+    } else if (typeof value === 'object' && isPlainObject(value)) {
       const entries = Object.entries(value);
       this.head(5, entries.length);
       for (const [key, element] of entries) {
@@ -149,3 +196,10 @@ class Writer {
       );
   }
 }
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+const scratch = new Writer();

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { check } from '../../oid4vp/verification/presentation-error.js';
 import type { CborValue } from './cbor-values.js';
 import {
@@ -74,7 +74,7 @@ export function readIssuerSignedItems(
       );
       seen.add(digestID);
       const expected = digests.get(digestID);
-      const actual = createHash(mso.digestAlgorithm).update(encoded.encoded).digest();
+      const actual = hash(mso.digestAlgorithm, encoded.encoded, 'buffer');
       check(
         expected !== undefined && actual.equals(expected),
         'tampered_disclosure',

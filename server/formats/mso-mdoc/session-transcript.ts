@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { JWK } from 'jose';
 import { encodeCbor } from './encode-cbor.js';
 
@@ -9,7 +9,7 @@ import { encodeCbor } from './encode-cbor.js';
  * what the wallet sends, and passes them to verifyDeviceResponse.
  */
 
-const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest();
+const sha256 = (data: Uint8Array) => hash('sha256', data, 'buffer');
 
 const transcript = (handover: [string, Uint8Array]) => encodeCbor([null, null, handover]);
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { JWK } from 'jose';
 import { type EmbeddedCbor, tdate } from './cbor-values.js';
 import { coseKeyFromJwk } from './cose-key.js';
@@ -72,7 +72,7 @@ export async function signIssuerSigned(
       offset += SALT_BYTES + 4;
       const item = embedCbor(encodeCbor({ digestID, random: salt, elementIdentifier, elementValue }));
       items.push(item);
-      digests.set(digestID, createHash('sha256').update(item.encoded).digest());
+      digests.set(digestID, hash('sha256', item.encoded, 'buffer'));
     }
     issuerNameSpaces.set(namespace, items);
     valueDigests.set(namespace, digests);

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { ChainError } from '../../keys/chain-error.js';
 import type { Certificate } from '../../keys/x509-certificate.js';
 import { type ValidatedChain, validateChain } from '../../keys/x509-chain.js';
@@ -69,16 +70,37 @@ export function verifyIssuerAuth(
   return { mso, chain };
 }
 
-/** validateChain over DER certificates, its ChainError as the PresentationError of the same code. */
+/** Chains that validated, by their certificates and anchors: the same few document signers sign every mdoc. */
+const validatedChains = new Map<string, { chain: ValidatedChain; notBefore: number }>();
+const MAX_CACHED_CHAINS = 256;
+
+/**
+ * validateChain over DER certificates, its ChainError as the PresentationError of the same code.
+ * A chain that validated against the same anchors is taken from a cache while all its certificates
+ * (and its anchor) are still within their validity: parsing the certificates costs more than the
+ * rest of the verification together, and nothing else in the result depends on the time.
+ */
 function validatedChain(x5chain: Uint8Array[], checks: IssuerAuthChecks): ValidatedChain {
+  const { now, skewSeconds } = checks;
+  // DER is self-delimiting, so the concatenation names the chain unambiguously.
+  const key = `${hash('sha256', Buffer.concat(x5chain), 'hex')}|${checks.anchors.map((a) => a.sha256).join(',')}`;
+  const cached = validatedChains.get(key);
+  if (cached && cached.notBefore <= now + skewSeconds && cached.chain.validUntil >= now - skewSeconds)
+    return cached.chain;
+  let chain: ValidatedChain;
   try {
-    return validateChain(
+    chain = validateChain(
       x5chain.map((der) => Buffer.from(der).toString('base64')),
       checks.anchors,
-      { now: checks.now, skewSeconds: checks.skewSeconds },
+      { now, skewSeconds },
     );
   } catch (e) {
     if (e instanceof ChainError) throw new PresentationError(e.code, `the x5chain: ${e.message}`);
     throw e;
   }
+  const notBefore = Math.max(chain.anchor.notBefore, ...chain.certificates.map((c) => c.notBefore));
+  if (validatedChains.size >= MAX_CACHED_CHAINS)
+    validatedChains.delete(validatedChains.keys().next().value as string);
+  validatedChains.set(key, { chain, notBefore });
+  return chain;
 }
