@@ -31,6 +31,7 @@ import { verifierServices } from './oid4vp/assemble-verifier.js';
 import { startEmbeddedPostgres } from './persistence/embedded/embedded-postgres.js';
 import { migrate, openOrm } from './persistence/orm.js';
 import { poolSql } from './persistence/sql.js';
+import { scheduleRedirectDeadlines } from './verification/fail-unfollowed-redirects.js';
 import { localSessionEvents, redisSessionEvents } from './verification/session-events.js';
 
 export interface RunningService {
@@ -133,6 +134,9 @@ export async function startService(
     : async () => undefined;
 
   const events = redis ? redisSessionEvents(redis) : localSessionEvents();
+  const stopRedirectDeadlines = config.runsWorkers
+    ? scheduleRedirectDeadlines(orm, events, logger)
+    : () => undefined;
   const shared = sharedState(redis, config.QUEUE_PREFIX);
   const sql = await poolSql(orm);
   const verifier = verifierServices(config, keys, sealing, events, shared.ttl, sql);
@@ -171,6 +175,7 @@ export async function startService(
       stopSchedule();
       stopExpiry();
       stopRefreshSweep();
+      stopRedirectDeadlines();
       metricsServer?.close();
       await metricsOf(context).stop();
       await stopSealing();

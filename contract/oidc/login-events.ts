@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { PresentationSessionStatus } from '../verification/authorization-request.js';
 
 /** The status of a presentation session, as the login page's event stream reports it. */
 export const LoginStatus = z.object({
   session_id: z.string(),
-  status: z.enum(['pending', 'verified', 'failed', 'expired']),
+  status: PresentationSessionStatus,
 });
 
 export const LoginEventsQuery = z.object({
@@ -13,8 +14,9 @@ export const LoginEventsQuery = z.object({
 /**
  * One message of GET /api/login/events (text/event-stream): `event: status` with the status as JSON
  * in `data`, once at once and again on every change; the stream ends after verified, failed or
- * expired. While it waits, a comment line (`: heartbeat`) every 15 seconds keeps proxies from
- * closing it. Never claims, only the status.
+ * expired, not after awaiting_redirect (the redirect's response code is still to be redeemed).
+ * While it waits, a comment line (`: heartbeat`) every 15 seconds keeps proxies from closing it.
+ * Never claims, only the status.
  */
 export const LoginStatusEvent = z
   .object({

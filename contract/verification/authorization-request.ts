@@ -133,7 +133,7 @@ export const AuthorizationRequestCreated = z.object({
     .string()
     .optional()
     .describe(
-      'With a redirect_uri: keep it in the browser session that started the request; the response_code the redirect brings is redeemed at /oauth2/token only together with it (HAIP 1.0 same-device flow)',
+      'With a redirect_uri: keep it in the browser session that started the request; the response_code the redirect brings is redeemed at /oauth2/token only together with it (HAIP 1.0 same-device flow), and only that releases the result of a same-device answer (until then the session is awaiting_redirect)',
     ),
 });
 
@@ -159,13 +159,37 @@ export const PresentedCredential = z.object({
   trust: IssuerTrust,
 });
 
+/**
+ * Where a presentation session stands. `awaiting_redirect`: the wallet answered through the
+ * same-device link of a session with a redirect_uri and the answer was verified, but the result is
+ * held back until the response code of the redirect is redeemed with the session_binding (HAIP 1.0:
+ * a presentation whose redirect is not followed back to the session that asked is rejected); never
+ * redeemed in time, the session fails with `redirect_not_followed`.
+ */
+export const PresentationSessionStatus = z
+  .enum(['pending', 'awaiting_redirect', 'verified', 'failed', 'expired'])
+  .describe(
+    'pending: no answer yet; awaiting_redirect: a same-device answer was verified, and its result is released once the redirect’s response code is redeemed with the session_binding; verified; failed (see reason); expired: no answer in time',
+  );
+
 export const VerificationStatus = z.object({
   session_id: z.string(),
-  status: z.enum(['pending', 'verified', 'failed', 'expired']),
+  status: PresentationSessionStatus,
   verified: z.boolean(),
-  credential_type: z.string().nullable().describe('Configuration id (or vct) of the presented credential'),
-  claims: z.record(z.unknown()).optional().describe('Disclosed claims, once verified'),
-  reason: z.string().optional().describe('Machine-readable reason, once failed'),
+  credential_type: z
+    .string()
+    .nullable()
+    .describe('Configuration id of the request; once verified, of (or the vct of) the presented credential'),
+  claims: z
+    .record(z.unknown())
+    .optional()
+    .describe('Disclosed claims, once verified (never while awaiting_redirect)'),
+  reason: z
+    .string()
+    .optional()
+    .describe(
+      'Machine-readable reason, once failed; redirect_not_followed: a same-device answer whose response code was never redeemed with the session_binding',
+    ),
   trust: IssuerTrust.optional().describe('How the issuer was trusted, once verified'),
   profile: PresentationProfile.optional().describe(
     'The verifier profile the session runs under (the tenant’s presentation_profile when it was created)',

@@ -4,7 +4,8 @@ import { auditEventsOf } from '../audit/audit-log.js';
 
 /**
  * Why a presentation failed, folded into a few classes (the codes of presentation-error.ts, the
- * session's `invalid_query`, a wallet's `wallet_<error>`), so the label stays small and stable.
+ * session's `invalid_query`, a wallet's `wallet_<error>`, a same-device answer's
+ * `redirect_not_followed`), so the label stays small and stable.
  */
 const REASON_CLASSES: Record<string, string> = {
   malformed: 'malformed',
@@ -33,6 +34,7 @@ const REASON_CLASSES: Record<string, string> = {
   wrong_type: 'query_unmet',
   missing_claims: 'query_unmet',
   missing_credential: 'query_unmet',
+  redirect_not_followed: 'redirect',
 };
 
 export function reasonClass(reason: unknown): string {

@@ -29,8 +29,10 @@ export interface Settlement {
  * before, a plain vp_token where the session asked for encryption) are refused and change nothing.
  * A well-formed response is verified once: the session becomes verified or failed for good, with
  * the claims or a reason, and watchers are told. A redirecting verified answer gets a single-use
- * response_code (OID4VP 1.0 section 8.2, HAIP 1.0 redirects). A wallet that declines (section 8.5)
- * fails the session with its error.
+ * response_code (OID4VP 1.0 section 8.2, HAIP 1.0 redirects) and is only `awaiting_redirect`: its
+ * result is released when the code comes back to the session that asked (release-awaited-result.ts,
+ * OID4VP 1.0 section 14.3), or the session fails at the code's deadline. A wallet that declines
+ * (section 8.5) fails the session with its error.
  */
 export async function settlePresentation(
   em: EntityManager,

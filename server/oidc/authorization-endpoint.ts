@@ -96,7 +96,7 @@ export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
         const name = cookieName(sessionId);
         const outcome = await issueAuthorizationCode(
           req.em,
-          ctx.verifier.ephemeral,
+          ctx.verifier,
           sessionId,
           readCookie(req, name),
           typeof responseCode === 'string' ? responseCode : undefined,

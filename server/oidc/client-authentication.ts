@@ -17,7 +17,7 @@ export const invalidClient = (d = 'client authentication failed') => new OAuthEr
 /** A registered relying party, or (redirect codes of integrator sessions) a tenant and its integrator token. */
 export type AuthenticatedClient =
   | { kind: 'relying-party'; client: OidcClient }
-  | { kind: 'tenant'; tenantId: string };
+  | { kind: 'tenant'; tenantId: string; tokenId: string };
 
 const formField = (req: Request, name: string) =>
   typeof req.body?.[name] === 'string' ? (req.body[name] as string) : undefined;
@@ -76,7 +76,7 @@ export async function authenticateClient(
   }
   const principal = await authenticateToken(em, secret, 'integrator');
   if (!principal || principal.tenantId !== id) throw invalidClient();
-  return { kind: 'tenant', tenantId: id };
+  return { kind: 'tenant', tenantId: id, tokenId: principal.tokenId };
 }
 
 async function verifyClientAssertion(

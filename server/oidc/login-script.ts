@@ -7,7 +7,9 @@
  * offered its own wallet: a click (the API wants a user gesture) hands the request to
  * navigator.credentials.get, the answer is posted back with the page's origin, and the verifier's
  * redirect (with the response_code the sign-in then needs) continues the sign-in. Elsewhere the
- * button stays hidden and the QR code and the same-device link are the way.
+ * button stays hidden and the QR code and the same-device link are the way. An answer through the
+ * same-device link shows as `awaiting_redirect`: only the wallet's redirect completes it, never
+ * this page (HAIP 1.0), so the page just waits for the outcome.
  */
 export const LOGIN_SCRIPT = `'use strict';
 (function () {
@@ -80,12 +82,19 @@ export const LOGIN_SCRIPT = `'use strict';
       });
     });
   }
+  // Set once a wallet answered through the same-device link (opened here or wherever it was
+  // relayed to): only its redirect, with the response_code, completes the sign-in.
+  var redirected = false;
   var events = new EventSource(main.getAttribute('data-events'));
   events.addEventListener('status', function (e) {
     var s = JSON.parse(e.data).status;
-    if (s === 'verified') {
+    if (s === 'awaiting_redirect') {
+      redirected = true;
+      // The browser's wallet: the answer's redirect moves on; it says so itself.
+      if (!viaBrowser) show('pending', 'Your wallet answered. Continue on the page it opens to sign in.');
+    } else if (s === 'verified') {
       events.close();
-      if (sameDevice) return show('verified', 'Verified. Your wallet brings you back to sign in.');
+      if (sameDevice || redirected) return show('verified', 'Verified. Your wallet brings you back to sign in.');
       // The browser's wallet: the answer's redirect (with its response_code) moves on, not this.
       if (viaBrowser) {
         verifiedElsewhere = true;

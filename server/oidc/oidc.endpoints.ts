@@ -89,9 +89,9 @@ export function mountOidc(
         res.json(
           await exchangeResponseCode(
             req.em,
-            ctx.signer,
+            ctx.verifier,
             ctx.config.verifierUrl,
-            caller.tenantId,
+            caller,
             req.body.code,
             req.body.session_binding,
           ),

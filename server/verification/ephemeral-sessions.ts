@@ -16,7 +16,7 @@ export interface FoundSession {
 }
 
 interface Outcome {
-  status: 'verified' | 'failed';
+  status: PresentationSession['status'];
   failureReason: string | null;
   completedAt: string;
 }

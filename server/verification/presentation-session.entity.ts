@@ -1,7 +1,14 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
-export const SESSION_STATUSES = ['pending', 'verified', 'failed'] as const;
+/**
+ * `awaiting_redirect`: a same-device answer was verified, and its result waits for the response code
+ * of the redirect to be redeemed in the session that asked (HAIP 1.0 redirects); see statusOf.
+ */
+export const SESSION_STATUSES = ['pending', 'awaiting_redirect', 'verified', 'failed'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number] | 'expired';
+
+/** Why a same-device answer was rejected: its response code was not redeemed by the deadline. */
+export const REDIRECT_NOT_FOLLOWED = 'redirect_not_followed';
 
 /**
  * One presentation request of a tenant and what became of it. The disclosed claims (`result`) are
@@ -36,6 +43,7 @@ export const PresentationSession = defineEntity({
     result: p.json<Record<string, unknown>>().nullable(),
     failureReason: p.string().nullable(),
     responseCodeHash: p.string().nullable(),
+    /** Awaiting the redirect: the deadline of its response code, after which the session has failed. */
     responseCodeExpiresAt: p.datetime().nullable(),
     /**
      * SHA-256 of the secret the integrator got with a same-device session (one with a redirect_uri):
@@ -53,5 +61,20 @@ export type PresentationSession = InferEntity<typeof PresentationSession>;
 /** Whether the wallet encrypts its answer to the session's own key (`direct_post.jwt`, `dc_api.jwt`). */
 export const isEncrypted = (s: Pick<PresentationSession, 'responseMode'>) => s.responseMode.endsWith('.jwt');
 
-export const statusOf = (s: PresentationSession): SessionStatus =>
-  s.status === 'pending' && s.expiresAt <= new Date() ? 'expired' : s.status;
+/** Whether a session awaiting its redirect is past the deadline (before the sweep has recorded it). */
+const redirectMissed = (s: PresentationSession) =>
+  s.status === 'awaiting_redirect' &&
+  (!s.responseCodeExpiresAt || new Date(s.responseCodeExpiresAt) <= new Date());
+
+/**
+ * The status as of now: a pending session past its expiry is expired, and one awaiting its redirect
+ * past the deadline has failed (redirect_not_followed) even before the sweep writes it down.
+ */
+export const statusOf = (s: PresentationSession): SessionStatus => {
+  if (s.status === 'pending' && s.expiresAt <= new Date()) return 'expired';
+  return redirectMissed(s) ? 'failed' : s.status;
+};
+
+/** The failure reason as of now (see statusOf); null unless failed. */
+export const failureReasonOf = (s: PresentationSession): string | null =>
+  redirectMissed(s) ? REDIRECT_NOT_FOLLOWED : (s.failureReason ?? null);

@@ -5,7 +5,7 @@ import { Params } from '../persistence/sql.js';
 import { hashSecret } from '../tenants/token-secret.js';
 import type { CredentialTrust } from './issuer-trust.js';
 import { PresentationSession } from './presentation-session.entity.js';
-import { type SessionResult, trustView } from './session-result.js';
+import { type SessionResult, trustView, verifiedDetails } from './session-result.js';
 import type { VerifierServices } from './verifier-services.js';
 
 export const RESPONSE_CODE_TTL_SECONDS = 300;
@@ -34,7 +34,10 @@ export interface Answer {
   outcome: Outcome;
   /** Hash of the vp_token; absent when the wallet declined. */
   tokenHash?: string;
-  /** A redirect code for the integrator, when the session is verified and has a redirect_uri. */
+  /**
+   * The response code of a verified same-device answer: the session then awaits the redirect, and
+   * its result is released only when the code is redeemed (release-awaited-result.ts).
+   */
   code?: string;
 }
 
@@ -44,11 +47,13 @@ const replayed = () => conflict('this vp_token was presented before', 'vp-token-
 
 /**
  * Records the one answer a session gets, with one statement and no transaction: a conditional
- * UPDATE of the still pending session, the vp_token's row in `presented_token` and the audit
- * event, each only if the session was pending. Of two answers racing for one session the second
- * updates nothing and so writes nothing; a vp_token presented before fails the statement on the
- * token's primary key, so nothing is written either and the session stays pending. A session of
- * an anonymous sign-in gets a row only when it is verified; a failure stays in the TTL store.
+ * UPDATE of the still pending session (to verified, failed, or awaiting_redirect for a verified
+ * answer with a response code), the vp_token's row in `presented_token` and the audit event, each
+ * only if the session was pending. Of two answers racing for one session the second updates
+ * nothing and so writes nothing; a vp_token presented before fails the statement on the token's
+ * primary key, so nothing is written either and the session stays pending. A session of an
+ * anonymous sign-in gets a row only when its answer is verified (released or awaiting its
+ * redirect); a failure stays in the TTL store.
  */
 export async function recordOutcome(em: EntityManager, s: VerifierServices, a: Answer) {
   if (a.ephemeral) return recordEphemeralOutcome(em, s, a);
@@ -87,16 +92,13 @@ export async function recordOutcome(em: EntityManager, s: VerifierServices, a: A
 
 async function recordEphemeralOutcome(em: EntityManager, s: VerifierServices, a: Answer) {
   const { session, outcome } = a;
-  const verified = 'claims' in outcome;
-  const failureReason = verified ? null : outcome.reason;
-  if (!(await s.ephemeral.settle(session, verified ? 'verified' : 'failed', failureReason)))
-    throw alreadyAnswered();
-  if (!verified) return { ...session, status: 'failed' as const, failureReason, completedAt: new Date() };
+  const row = { ...session, completedAt: new Date() };
+  applyOutcome(row, a);
+  if (!(await s.ephemeral.settle(session, row.status, row.failureReason ?? null))) throw alreadyAnswered();
+  if (row.status === 'failed') return row;
   try {
     return await em.transactional(async (tx) => {
       if (a.tokenHash && !(await claimToken(tx, a.tokenHash, session.id))) throw replayed();
-      const row = { ...session, completedAt: new Date() };
-      applyOutcome(row, a);
       const inserted = await tx
         .createQueryBuilder(PresentationSession)
         .insert(row)
@@ -124,7 +126,7 @@ async function claimToken(tx: EntityManager, tokenHash: string, sessionId: strin
 
 function applyOutcome(row: PresentationSession, a: Answer) {
   if ('claims' in a.outcome) {
-    row.status = 'verified';
+    row.status = a.code ? 'awaiting_redirect' : 'verified';
     const result: SessionResult = {
       claims: a.outcome.claims,
       credential_type: a.outcome.type,
@@ -143,7 +145,7 @@ function applyOutcome(row: PresentationSession, a: Answer) {
     row.result = result as Record<string, unknown>;
     if (a.code) {
       row.responseCodeHash = hashSecret(a.code);
-      row.responseCodeExpiresAt = new Date(Date.now() + RESPONSE_CODE_TTL_SECONDS * 1000);
+      row.responseCodeExpiresAt = redirectDeadline(row);
     }
   } else {
     row.status = 'failed';
@@ -151,20 +153,29 @@ function applyOutcome(row: PresentationSession, a: Answer) {
   }
 }
 
+/**
+ * Until when a same-device answer's response code may be redeemed: while the session lives, and at
+ * least RESPONSE_CODE_TTL_SECONDS after the answer, so that an answer just before the session's
+ * expiry still has time for its redirect. Past it, the session has failed (redirect_not_followed).
+ */
+const redirectDeadline = (row: PresentationSession) =>
+  new Date(Math.max(row.expiresAt.getTime(), Date.now() + RESPONSE_CODE_TTL_SECONDS * 1000));
+
 const audit = (tx: EntityManager, row: PresentationSession, outcome: Outcome) =>
   appendAuditEvent(tx, auditEntry(row, outcome));
+
+// `verification.verified` (and its webhook) waits for the release of an answer awaiting its redirect.
+const actionOf = (status: PresentationSession['status']) =>
+  status === 'failed'
+    ? 'verification.failed'
+    : status === 'awaiting_redirect'
+      ? 'verification.awaiting_redirect'
+      : 'verification.verified';
 
 const auditEntry = (row: PresentationSession, outcome: Outcome): AuditEntry => ({
   tenantId: row.tenantId,
   actor: 'wallet',
-  action: row.status === 'verified' ? 'verification.verified' : 'verification.failed',
+  action: actionOf(row.status),
   subject: row.id,
-  details:
-    'reason' in outcome
-      ? { reason: outcome.reason }
-      : {
-          credential_type: outcome.type,
-          ...(outcome.trust ? { trust: trustView(outcome.trust) } : {}),
-          ...(row.profile ? { profile: row.profile } : {}),
-        },
+  details: 'reason' in outcome ? { reason: outcome.reason } : verifiedDetails(row),
 });

@@ -27,6 +27,16 @@ export interface SessionResult {
 
 export const resultOf = (s: Pick<PresentationSession, 'result'>) => s.result as SessionResult | null;
 
+/** What the audit trail and the presentation.verified webhook say of a verified result (no claims). */
+export const verifiedDetails = (s: Pick<PresentationSession, 'result' | 'profile'>) => {
+  const result = resultOf(s);
+  return {
+    credential_type: result?.credential_type ?? null,
+    ...(result?.trust ? { trust: result.trust } : {}),
+    ...(s.profile ? { profile: s.profile } : {}),
+  };
+};
+
 /**
  * The status event of a session, for its watchers (SSE): the status, the profile it runs under, and
  * once verified the trust path of each credential. Never claims: the stream is reachable with the

@@ -4,7 +4,7 @@ import { notFound } from '../http/problem.js';
 import { principalOf } from '../http/request-context.js';
 import { idempotent } from '../idempotency/idempotent.js';
 import { createPresentationSession } from './create-presentation-session.js';
-import { PresentationSession, statusOf } from './presentation-session.entity.js';
+import { failureReasonOf, PresentationSession, statusOf } from './presentation-session.entity.js';
 import { resultOf } from './session-result.js';
 import type { VerifierServices } from './verifier-services.js';
 
@@ -48,8 +48,11 @@ export function verificationRoutes(services: VerifierServices) {
       });
       if (!session) throw notFound(`session ${params.id}`);
       const status = statusOf(session);
-      const result = resultOf(session);
+      // Nothing of what was presented shows before the session is verified: a same-device answer
+      // awaiting its redirect keeps its result until the response code is redeemed (HAIP 1.0).
       const verified = status === 'verified';
+      const result = verified ? resultOf(session) : null;
+      const reason = status === 'failed' ? failureReasonOf(session) : null;
       return {
         status: 200,
         body: {
@@ -57,11 +60,11 @@ export function verificationRoutes(services: VerifierServices) {
           status,
           verified,
           credential_type: result?.credential_type ?? session.credentialConfigurationId ?? null,
-          ...(verified && result?.claims ? { claims: result.claims } : {}),
-          ...(verified && result?.trust ? { trust: result.trust } : {}),
-          ...(verified && result?.credentials ? { credentials: result.credentials } : {}),
+          ...(result?.claims ? { claims: result.claims } : {}),
+          ...(result?.trust ? { trust: result.trust } : {}),
+          ...(result?.credentials ? { credentials: result.credentials } : {}),
           ...(session.profile ? { profile: session.profile } : {}),
-          ...(status === 'failed' && session.failureReason ? { reason: session.failureReason } : {}),
+          ...(reason ? { reason } : {}),
         },
       };
     }),

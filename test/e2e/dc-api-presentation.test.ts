@@ -109,6 +109,7 @@ describe('OpenID4VP over the Digital Credentials API', () => {
     const back = new URL(redirect_uri);
     expect(back.origin + back.pathname).toBe('https://shop.example/done');
     expect(back.searchParams.get('state')).toBe(s.session_id);
+    expect((await poll(s.session_id)).status).toBe('awaiting_redirect');
     const exchanged = await fetch(`${f.t.baseUrl}/oauth2/token`, {
       method: 'POST',
       headers: {

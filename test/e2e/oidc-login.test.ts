@@ -11,8 +11,10 @@ import {
   verifySdJwtVc,
 } from '../../clients/wallet/src/index.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
+import { openEventStream, statusesOf } from '../support/event-stream.js';
 import { employeePayload } from '../support/fixtures.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
+import { until } from '../support/until.js';
 
 /**
  * The verifier as an OpenID Provider, end to end: a relying party registered for a tenant sends a
@@ -276,6 +278,11 @@ describe('OpenID Connect login with a wallet', () => {
   it('same-device (HAIP 1.0): the wallet redirects with a response_code that completes only with the cookie', async () => {
     const client = await registerClient();
     const login = await loginByFetch(client.client_id);
+    const stream = await openEventStream(`${t.baseUrl}/api/login/events?state=${login.sessionId}`);
+    await until(
+      async () => stream.text(),
+      (x) => x.includes('pending'),
+    );
     const answered = await wallet.present(login.sameDeviceLink);
     const back = new URL(answered.redirectUri ?? '');
     expect(back.origin + back.pathname).toBe(`${t.baseUrl}/oauth2/authorize/complete`);
@@ -297,6 +304,8 @@ describe('OpenID Connect login with a wallet', () => {
     expect(done.status).toBe(303);
     expect(codeOf(done)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await visit(back.toString(), login.cookie)).status).toBe(400);
+    // The page's stream: verified only once the redirect came back, never at the wallet's answer.
+    expect(statusesOf(await stream.done)).toEqual(['pending', 'awaiting_redirect', 'verified']);
   });
 
   it("cross-device: the QR code's answer is not redirected and takes no response_code", async () => {

@@ -1,14 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEventStream, statusesOf } from '../support/event-stream.js';
 import { employeePayload } from '../support/fixtures.js';
 import { walletHttp, walletWithCredential } from '../support/holder-setup.js';
+import { redeemResponseCode } from '../support/redeem-response-code.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
+import { until } from '../support/until.js';
 
 /**
  * HAIP 1.0 presentations via redirects: `haip-vp://` request links (per request and as the tenant's
  * default), and the same-device flow: the answer to the wallet's POST redirects with a fresh
- * response_code that the integrator redeems only with the session_binding it got at creation, once;
- * an answer from another device (the QR code) is never redirected.
+ * response_code that the integrator redeems only with the session_binding it got at creation, once,
+ * and only that releases the result (polling, SSE); an answer from another device (the QR code) is
+ * never redirected. What is recorded, and the deadline of an unredeemed code:
+ * same-device-release.test.ts.
  */
 let f: TenantFixture;
 let n = 0;
@@ -35,19 +40,7 @@ const poll = async (id: string) => {
 };
 
 /** The integrator's back end redeems a response_code at the token endpoint. */
-const redeem = (code: string, binding?: string) =>
-  fetch(`${f.t.baseUrl}/oauth2/token`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${f.tenant.id}:${f.tenant.integrator_token}`).toString('base64')}`,
-    },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code,
-      ...(binding === undefined ? {} : { session_binding: binding }),
-    }),
-  });
+const redeem = (code: string, binding?: string) => redeemResponseCode(f.t.baseUrl, f.tenant, code, binding);
 
 async function thirdPartyCredential(holder3: ThirdPartyHolder) {
   const issued = await f.integrator.createIssuance({
@@ -105,12 +98,26 @@ describe('same-device flow (HAIP 1.0 redirects, OID4VP 1.0 section 8.2)', () => 
   it('redirects our wallet with a response_code redeemed once, and only with the session binding', async () => {
     const s = await session({ redirect_uri: 'https://rp.example/callback' });
     expect(s.session_binding).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const stream = await openEventStream(`${f.t.baseUrl}/api/login/events?state=${s.session_id}`);
+    await until(
+      async () => stream.text(),
+      (x) => x.includes('pending'),
+    );
     const h = await holder();
     const result = await h.wallet.present(s.authorization_request_uri, walletHttp);
     const redirect = new URL(result.redirectUri ?? '');
     expect(redirect.origin + redirect.pathname).toBe('https://rp.example/callback');
     const code = redirect.searchParams.get('code') ?? '';
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Verified, but held back until the redirect comes back (HAIP 1.0 section 5.1): nothing presented shows.
+    const withheld = async () => {
+      const polled = await poll(s.session_id);
+      expect(polled).toMatchObject({ status: 'awaiting_redirect', verified: false });
+      expect(polled.credential_type).toBe('LEARCredentialEmployee');
+      for (const held of ['claims', 'trust', 'credentials', 'reason'])
+        expect(polled).not.toHaveProperty(held);
+    };
+    await withheld();
 
     // Another browser session holds another session's binding, or none: refused, code unspent.
     const other = await session({ redirect_uri: 'https://rp.example/callback' });
@@ -120,10 +127,18 @@ describe('same-device flow (HAIP 1.0 redirects, OID4VP 1.0 section 8.2)', () => 
     const unbound = await redeem(code);
     expect(unbound.status).toBe(400);
     expect(await unbound.json()).toMatchObject({ error: 'invalid_request' });
+    await withheld();
 
     const redeemed = await redeem(code, s.session_binding);
     expect(redeemed.status).toBe(200);
     expect(await redeemed.json()).toHaveProperty('id_token');
+    expect(await poll(s.session_id)).toMatchObject({
+      status: 'verified',
+      verified: true,
+      claims: { mandatee: { firstName: 'Ana', lastName: 'Ruiz' } },
+    });
+    // The stream said verified only after the redemption (the refused ones published nothing), then ended.
+    expect(statusesOf(await stream.done)).toEqual(['pending', 'awaiting_redirect', 'verified']);
     const replayed = await redeem(code, s.session_binding);
     expect(replayed.status).toBe(400);
     expect(await replayed.json()).toMatchObject({ error: 'invalid_grant' });
@@ -139,7 +154,9 @@ describe('same-device flow (HAIP 1.0 redirects, OID4VP 1.0 section 8.2)', () => 
       const redirect = new URL(String(presented.body.redirect_uri));
       const code = redirect.searchParams.get('code') ?? '';
       expect((await redeem(code, 'not-the-binding')).status, mode).toBe(400);
+      expect((await poll(s.session_id)).status, mode).toBe('awaiting_redirect');
       expect((await redeem(code, s.session_binding)).status, mode).toBe(200);
+      expect((await poll(s.session_id)).status, mode).toBe('verified');
     }
   });
 

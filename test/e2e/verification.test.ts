@@ -76,7 +76,7 @@ describe('verification of a revoked credential (first, before any status list is
 });
 
 describe('a successful presentation', () => {
-  it('direct_post.jwt: verified by polling and by the redirect code exchanged for an ID token', async () => {
+  it('direct_post.jwt: the redirect code exchanged for an ID token, which releases the result to polling', async () => {
     const h = await holder();
     const s = await session({ redirect_uri: 'https://rp.example/callback' });
     expect(s.request_uri).toBe(`openid-vp://verifier/request/${s.session_id}`);
@@ -84,16 +84,10 @@ describe('a successful presentation', () => {
     const redirect = new URL(result.redirectUri ?? '');
     expect(redirect.origin + redirect.pathname).toBe('https://rp.example/callback');
     expect(redirect.searchParams.get('state')).toBe(s.session_id);
-    const polled = await poll(s.session_id);
-    expect(polled).toMatchObject({
-      status: 'verified',
-      verified: true,
-      credential_type: 'LEARCredentialEmployee',
-    });
-    expect(polled.claims).toMatchObject({
-      mandatee: { firstName: 'Ana', lastName: 'Ruiz' },
-      mandator: { organization: 'ACME Corp' },
-    });
+    // A same-device answer waits for its redirect to come back (HAIP 1.0): no claims until then.
+    const waiting = await poll(s.session_id);
+    expect(waiting).toMatchObject({ status: 'awaiting_redirect', verified: false });
+    expect(waiting).not.toHaveProperty('claims');
 
     const token = async (code: string) =>
       fetch(`${t.baseUrl}/oauth2/token`, {
@@ -123,6 +117,16 @@ describe('a successful presentation', () => {
     expect(payload).toMatchObject({
       credential_type: 'LEARCredentialEmployee',
       credential: { mandatee: { lastName: 'Ruiz' } },
+    });
+    const polled = await poll(s.session_id);
+    expect(polled).toMatchObject({
+      status: 'verified',
+      verified: true,
+      credential_type: 'LEARCredentialEmployee',
+    });
+    expect(polled.claims).toMatchObject({
+      mandatee: { firstName: 'Ana', lastName: 'Ruiz' },
+      mandator: { organization: 'ACME Corp' },
     });
     expect(await (await token(code)).json()).toMatchObject({ error: 'invalid_grant' });
   });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailedOffer } from '../support/mailed-offer.js';
+import { redeemResponseCode } from '../support/redeem-response-code.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { until } from '../support/until.js';
 
@@ -85,7 +86,12 @@ describe('the wallet CLI', () => {
     expect(presentedJson.presented).toEqual([
       expect.objectContaining({ credential: receivedJson.credentials[0].id }),
     ]);
-    expect(new URL(presentedJson.redirect_uri).searchParams.get('state')).toBe(s.session_id);
+    const back = new URL(presentedJson.redirect_uri);
+    expect(back.searchParams.get('state')).toBe(s.session_id);
+    // The same-device answer is released when the redirect's code is redeemed with the session binding.
+    expect(await poll(s.session_id)).toMatchObject({ status: 'awaiting_redirect' });
+    const code = back.searchParams.get('code') ?? '';
+    expect((await redeemResponseCode(f.t.baseUrl, f.tenant, code, s.session_binding)).status).toBe(200);
     expect(await poll(s.session_id)).toMatchObject({
       status: 'verified',
       claims: { mandatee: { firstName: 'Ana', lastName: 'Ruiz' } },

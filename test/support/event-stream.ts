@@ -12,3 +12,7 @@ export async function openEventStream(url: string) {
   })();
   return { response, text: () => text, done };
 }
+
+/** The statuses the `status` events of a session's stream carried, in order. */
+export const statusesOf = (text: string) =>
+  [...text.matchAll(/^data: (.*)$/gm)].map((m) => (JSON.parse(m[1] ?? '{}') as { status: string }).status);
