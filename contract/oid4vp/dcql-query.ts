@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 
 /** Credential formats `verifyVpToken` verifies. Other formats parse, and their presentations are refused. */
-export const DCQL_SUPPORTED_FORMATS = ['dc+sd-jwt', 'jwt_vc_json'] as const;
+export const DCQL_SUPPORTED_FORMATS = ['dc+sd-jwt', 'mso_mdoc', 'jwt_vc_json'] as const;
 
 const Identifier = z.string().regex(/^[A-Za-z0-9_-]+$/, 'alphanumeric, underscore or hyphen');
 
@@ -46,7 +46,10 @@ export const ClaimsQuery = z
   .passthrough();
 export type ClaimsQuery = z.infer<typeof ClaimsQuery>;
 
-/** §6.1. `meta` holds `vct_values` (dc+sd-jwt, §B.3.5) or `type_values` (W3C formats, §B.1.1). */
+/**
+ * §6.1. `meta` holds `vct_values` (dc+sd-jwt, §B.3.5), `doctype_value` (mso_mdoc, §B.2.3) or
+ * `type_values` (W3C formats, §B.1.1).
+ */
 export const CredentialQuery = z
   .object({
     id: Identifier,
@@ -55,6 +58,7 @@ export const CredentialQuery = z
     meta: z
       .object({
         vct_values: z.array(z.string()).min(1).optional(),
+        doctype_value: z.string().min(1).optional(),
         type_values: z.array(z.array(z.string()).min(1)).min(1).optional(),
       })
       .passthrough(),
@@ -67,6 +71,8 @@ export const CredentialQuery = z
   .superRefine((q, ctx) => {
     if (q.format === 'dc+sd-jwt' && !q.meta.vct_values)
       ctx.addIssue({ code: 'custom', path: ['meta', 'vct_values'], message: 'required for dc+sd-jwt' });
+    if (q.format === 'mso_mdoc' && !q.meta.doctype_value)
+      ctx.addIssue({ code: 'custom', path: ['meta', 'doctype_value'], message: 'required for mso_mdoc' });
     if (q.format === 'jwt_vc_json' && !q.meta.type_values)
       ctx.addIssue({ code: 'custom', path: ['meta', 'type_values'], message: 'required for jwt_vc_json' });
     const ids = (q.claims ?? []).map((c) => c.id);

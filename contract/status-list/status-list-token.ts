@@ -2,6 +2,8 @@ import { z } from 'zod';
 
 /** Media type of a Status List Token in JWT format (response Content-Type and JWT `typ`). */
 export const STATUS_LIST_JWT_MEDIA_TYPE = 'application/statuslist+jwt';
+/** Token Status List section 8.1: the CWT form of the same list (mdocs reference their status in CBOR). */
+export const STATUS_LIST_CWT_MEDIA_TYPE = 'application/statuslist+cwt';
 
 export const StatusListTokenHeader = z.object({
   typ: z.literal('statuslist+jwt'),

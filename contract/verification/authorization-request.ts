@@ -154,8 +154,11 @@ export const IssuerTrust = z.object({
 /** One credential of a verified presentation, and the trust path that accepted its issuer. */
 export const PresentedCredential = z.object({
   id: z.string().describe('The DCQL credential query it answered'),
-  format: z.string().describe('dc+sd-jwt or jwt_vc_json'),
-  credential_type: z.string().nullable().describe('Its vct (SD-JWT VC) or most specific type (W3C)'),
+  format: z.string().describe('dc+sd-jwt, mso_mdoc or jwt_vc_json'),
+  credential_type: z
+    .string()
+    .nullable()
+    .describe('Its vct (SD-JWT VC), doctype (mdoc) or most specific type (W3C)'),
   trust: IssuerTrust,
 });
 

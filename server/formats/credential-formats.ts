@@ -1,11 +1,12 @@
 import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import type { CredentialFormat, IssuingFormat } from './credential-format.js';
 import { jwtVcJsonFormat } from './jwt-vc-json/jwt-vc-json-format.js';
+import { msoMdocFormat } from './mso-mdoc/mso-mdoc-format.js';
 import { sdJwtVcFormat } from './sd-jwt-vc/sd-jwt-vc-format.js';
 
 /** Every format this service knows, by identifier; the one place a new format is added. */
 const FORMATS: ReadonlyMap<string, CredentialFormat> = new Map(
-  [sdJwtVcFormat, jwtVcJsonFormat].map((f) => [f.id, f]),
+  [sdJwtVcFormat, msoMdocFormat, jwtVcJsonFormat].map((f) => [f.id, f]),
 );
 
 /** The format of a presentation or query, or undefined when this service does not verify it. */

@@ -11,6 +11,7 @@ import type { CredentialConfiguration } from '../credential-configurations/crede
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import type { PayloadValidator } from '../credential-configurations/payload-validator.js';
 import { validationError } from '../domain-errors.js';
+import { issuingFormat } from '../formats/credential-formats.js';
 import type { Signer } from '../keys/signer.js';
 import { queueMail } from '../mail/queue-mail.js';
 import type { Sql } from '../persistence/sql.js';
@@ -79,6 +80,14 @@ export async function checkIssuanceRequest(
     throw validationError([{ field: 'email', message: 'required for ui and email delivery' }]);
   if (req.holder_key && !delivery.includes('direct')) {
     throw validationError([{ field: 'holder_key', message: 'only used with direct delivery' }]);
+  }
+  if (delivery.includes('direct') && !req.holder_key && issuingFormat(configuration).holderBindingRequired) {
+    throw validationError([
+      {
+        field: 'holder_key',
+        message: `required for direct delivery of ${configuration.id}: it is always bound to a key`,
+      },
+    ]);
   }
   if (req.grant_type === AUTHORIZATION_CODE_GRANT && !offered) {
     throw validationError([{ field: 'grant_type', message: 'only used when an offer is made (ui, email)' }]);

@@ -1,6 +1,7 @@
 import type { JWK } from 'jose';
 import type { Config } from '../config.js';
 import type { TtlStore } from '../ephemeral/ttl-store.js';
+import { cwtTtlSeconds } from '../formats/mso-mdoc/cwt-ttl.js';
 import type { KeyEncryption } from '../keys/key-encryption.js';
 import type { Signer } from '../keys/signer.js';
 import { x509Hash } from '../keys/x509-hash.js';
@@ -23,6 +24,15 @@ const fetchText = (policy: OutboundPolicy) => async (uri: string) => {
   const res = await guardedFetch(policy, uri, { headers: { accept: 'application/statuslist+jwt' } });
   if (!res.ok) throw new Error(`${uri} answered ${res.status}`);
   return res.text();
+};
+
+/** A CWT Status List Token (an mdoc's status), base64url so that it caches as the JWT form does. */
+const fetchCwt = (policy: OutboundPolicy) => async (uri: string) => {
+  const res = await guardedFetch(policy, uri, { headers: { accept: 'application/statuslist+cwt' } });
+  if (!res.ok) throw new Error(`${uri} answered ${res.status}`);
+  const type = String(res.headers['content-type'] ?? '');
+  if (!type.startsWith('application/statuslist+cwt')) throw new Error(`${uri} answered ${type}, not a CWT`);
+  return res.bytes().toString('base64url');
 };
 
 const fetchJson = (policy: OutboundPolicy) => async (url: string) => {
@@ -49,6 +59,7 @@ export function verifierServices(
     sql,
     ephemeral: new EphemeralSessions(ephemeral),
     fetchStatusList: cachedStatusListFetcher(fetchText(policy)),
+    fetchStatusListCwt: cachedStatusListFetcher(fetchCwt(policy), { ttlFromToken: cwtTtlSeconds }),
     trustedIssuers: (em, tenantId) => async (iss) => {
       if (iss === config.issuerUrl) {
         const own = [...(await signer.publicJwks('issuer')), ...(await signer.publicJwks('status-list'))];

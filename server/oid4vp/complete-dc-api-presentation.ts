@@ -17,5 +17,9 @@ export async function completeDcApiPresentation(
   body: DcApiResponse,
 ) {
   const read = await readDcApiResponse(em, s, sessionId, body);
-  return settlePresentation(em, s, read, { audience: `origin:${body.origin}`, redirects: true });
+  return settlePresentation(em, s, read, {
+    audience: `origin:${body.origin}`,
+    redirects: true,
+    transaction: { origin: body.origin },
+  });
 }

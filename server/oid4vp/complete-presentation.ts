@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { responseUri as responseUriOf } from '../verification/request-object.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
 import { type AuthorizationResponseForm, readAuthorizationResponse } from './read-authorization-response.js';
 import { settlePresentation } from './settle-presentation.js';
@@ -18,5 +19,12 @@ export async function completePresentation(
 ) {
   const read = await readAuthorizationResponse(em, s, form);
   const { clientId } = await s.identity(read.session.clientIdPrefix);
-  return settlePresentation(em, s, read, { audience: clientId, redirects: sameDevice });
+  // The response_uri the request object named (request-object.ts): the same-device one when the
+  // session redirects and the wallet came through the same-device link.
+  const responseUri = responseUriOf(s.config.verifierUrl, sameDevice && Boolean(read.session.redirectUri));
+  return settlePresentation(em, s, read, {
+    audience: clientId,
+    redirects: sameDevice,
+    transaction: { responseUri },
+  });
 }

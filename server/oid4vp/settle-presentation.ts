@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { JWK } from 'jose';
 import { DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
 import { canonicalJson } from '../audit/canonical-json.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
@@ -15,12 +16,15 @@ import { trustAnchorCertificates } from '../verification/trust-anchors.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
 import type { ReadResponse } from './read-authorization-response.js';
 import { PresentationError, verifyVpToken } from './verification/index.js';
+import type { PresentationTransaction } from './verification/types.js';
 
 export interface Settlement {
   /** The audience the holder binding must name: the client_id, or `origin:<origin>` over the DC API. */
   audience: string;
   /** A verified answer redirects to the session's redirect_uri with a fresh response_code. */
   redirects: boolean;
+  /** Where the answer came: the response_uri the request named, or the DC API page's origin. */
+  transaction: Pick<PresentationTransaction, 'responseUri' | 'origin'>;
 }
 
 /**
@@ -60,7 +64,7 @@ export async function settlePresentation(
   // the rollback leaves the session pending: no read ahead of it on every answer.
   const tokenHash = hashSecret(canonicalJson(vpToken));
 
-  const outcome = await verify(em, s, session, vpToken, how.audience);
+  const outcome = await verify(em, s, session, vpToken, how);
   const redirects = how.redirects && session.redirectUri !== null;
   const code = 'claims' in outcome && redirects ? randomBytes(32).toString('base64url') : undefined;
   const final = await recordOutcome(em, s, { session, ephemeral, outcome, tokenHash, code });
@@ -85,7 +89,7 @@ async function verify(
   s: VerifierServices,
   session: PresentationSession,
   vpToken: object,
-  audience: string,
+  how: Settlement,
 ): Promise<Outcome> {
   const query = DcqlQuery.safeParse(session.dcqlQuery);
   if (!query.success)
@@ -93,7 +97,14 @@ async function verify(
   try {
     const verified = await verifyVpToken(vpToken, query.data, {
       nonce: session.nonce,
-      clientId: audience,
+      clientId: how.audience,
+      transaction: {
+        ...how.transaction,
+        ...(isEncrypted(session) && session.encPublicJwk
+          ? { responseEncryptionKey: session.encPublicJwk as JWK }
+          : {}),
+      },
+      fetchStatusListCwt: s.fetchStatusListCwt,
       trustedIssuers: s.trustedIssuers(em, session.tenantId),
       trustAnchors: await trustAnchorCertificates(em, session.tenantId),
       fetchStatusList: s.fetchStatusList,
@@ -107,7 +118,7 @@ async function verify(
       credentials: verified.credentials.map((c) => ({
         id: c.queryId,
         format: c.format,
-        type: c.vct ?? c.type?.at(-1) ?? null,
+        type: c.vct ?? c.doctype ?? c.type?.at(-1) ?? null,
         trust: c.trust,
       })),
     };

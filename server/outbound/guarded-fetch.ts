@@ -23,6 +23,8 @@ export interface OutboundResponse {
   headers: http.IncomingHttpHeaders;
   text(): string;
   json(): unknown;
+  /** The body as received (a binary format such as a CWT). */
+  bytes(): Buffer;
 }
 
 /**
@@ -94,7 +96,8 @@ export async function guardedFetch(
       });
       res.on('error', fail);
       res.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
+        const raw = Buffer.concat(chunks);
+        const body = raw.toString('utf8');
         const status = res.statusCode ?? 0;
         resolve({
           status,
@@ -102,6 +105,7 @@ export async function guardedFetch(
           headers: res.headers,
           text: () => body,
           json: () => JSON.parse(body),
+          bytes: () => raw,
         });
       });
     });

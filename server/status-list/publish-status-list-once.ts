@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { buildStatusListCwt } from '../formats/mso-mdoc/build-status-list-cwt.js';
 import type { Signer } from '../keys/signer.js';
 import { OutboxMessage } from '../outbox/outbox-message.entity.js';
 import { foldPendingChanges } from './fold-status-changes.js';
@@ -14,6 +15,7 @@ interface TokenState {
   now: Date | string;
   list_version: string;
   pending: boolean;
+  without_cwt: boolean;
 }
 
 /**
@@ -37,7 +39,8 @@ export async function publishStatusListOnce(
   return em.transactional(async (tx) => {
     const [token] = await tx.execute<TokenState[]>(
       `select t.version, t.issued_at, t.refresh_at, now() as now, l.version as list_version,
-         exists (select 1 from status_list_change c where c.list_id = t.list_id) as pending
+         exists (select 1 from status_list_change c where c.list_id = t.list_id) as pending,
+         t.cwt is null as without_cwt
        from status_list_token t join status_list l on l.id = t.list_id
        where t.list_id = ?
        for update of t${wait ? '' : ' skip locked'}`,
@@ -53,6 +56,7 @@ export async function publishStatusListOnce(
     const renewAt = (from: Date) => new Date(from.getTime() + STATUS_LIST_RENEW_AFTER_SECONDS * 1000);
     const stale =
       token.pending ||
+      token.without_cwt ||
       token.version === null ||
       issuedAt === null ||
       BigInt(token.version) < BigInt(token.list_version) ||
@@ -66,12 +70,17 @@ export async function publishStatusListOnce(
       }
       const content = await foldPendingChanges(tx, listId);
       const uri = statusListUri(issuerUrl, listId);
-      const signed = await buildStatusListToken(signer, { uri, ...content }, now);
+      // Both forms of the list at once (JWT for SD-JWT VCs, CWT for mdocs), so they never disagree.
+      const [signed, cwt] = await Promise.all([
+        buildStatusListToken(signer, { uri, ...content }, now),
+        buildStatusListCwt(signer, { uri, ...content }, now),
+      ]);
       await tx.execute(
-        'update status_list_token set version = ?, token = ?, issued_at = ?, expires_at = ? where list_id = ?',
+        'update status_list_token set version = ?, token = ?, cwt = ?, issued_at = ?, expires_at = ? where list_id = ?',
         [
           content.version,
           signed.token,
+          Buffer.from(cwt.token),
           signed.issuedAt.toISOString(),
           signed.expiresAt.toISOString(),
           listId,

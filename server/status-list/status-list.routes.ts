@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { STATUS_LIST_JWT_MEDIA_TYPE } from '../../contract/status-list/status-list-token.js';
+import {
+  STATUS_LIST_CWT_MEDIA_TYPE,
+  STATUS_LIST_JWT_MEDIA_TYPE,
+} from '../../contract/status-list/status-list-token.js';
 import type { AppContext } from '../app-context.js';
 import { notFound } from '../http/problem.js';
 import { sendProblem } from '../http/problem-renderer.js';
@@ -10,18 +13,28 @@ import { STATUS_LIST_TTL_SECONDS } from './status-list-token.js';
 
 interface StoredToken {
   token: string | null;
+  cwt: Buffer | null;
   expires_at: Date | string | null;
 }
 
 const readToken = async (em: EntityManager, listId: string) =>
   (
-    await em.execute<StoredToken[]>('select token, expires_at from status_list_token where list_id = ?', [
-      listId,
-    ])
+    await em.execute<StoredToken[]>(
+      'select token, cwt, expires_at from status_list_token where list_id = ?',
+      [listId],
+    )
   )[0];
 
-const usable = (t: StoredToken | undefined, now: number): t is StoredToken & { token: string } =>
-  !!t?.token && t.expires_at !== null && new Date(t.expires_at).getTime() > now;
+/** Usable: both forms built (a row from before the CWT form existed is rebuilt once) and not expired. */
+const usable = (t: StoredToken | undefined, now: number): t is StoredToken & { token: string; cwt: Buffer } =>
+  !!t?.token && !!t.cwt && t.expires_at !== null && new Date(t.expires_at).getTime() > now;
+
+/**
+ * Token Status List section 8.1: the form the Accept header asks for; the JWT when it names
+ * neither or both equally (what every consumer of this service read before the CWT form existed).
+ */
+const wantsCwt = (req: Request) =>
+  req.accepts([STATUS_LIST_JWT_MEDIA_TYPE, STATUS_LIST_CWT_MEDIA_TYPE]) === STATUS_LIST_CWT_MEDIA_TYPE;
 
 /**
  * `GET /status-lists/:id`: the stored Status List Token, public (no credential reveals anything by
@@ -48,14 +61,16 @@ export function statusListRouter(ctx: Pick<AppContext, 'signer' | 'config'>): Ro
       // Cacheable for ttl from now (the spec counts ttl from the fetch), never past the token's exp.
       const untilExp = Math.floor((new Date(stored.expires_at as Date).getTime() - now) / 1000);
       const maxAge = Math.max(0, Math.min(STATUS_LIST_TTL_SECONDS, untilExp));
+      const cwt = wantsCwt(req);
       res.set({
-        'Content-Type': STATUS_LIST_JWT_MEDIA_TYPE,
+        'Content-Type': cwt ? STATUS_LIST_CWT_MEDIA_TYPE : STATUS_LIST_JWT_MEDIA_TYPE,
+        Vary: 'Accept',
         'Cache-Control': `public, max-age=${maxAge}`,
         'Access-Control-Allow-Origin': '*',
         'Cross-Origin-Resource-Policy': 'cross-origin',
       });
       // A Buffer, so that Express adds no charset parameter to the media type.
-      res.send(Buffer.from(stored.token));
+      res.send(cwt ? stored.cwt : Buffer.from(stored.token));
     } catch (e) {
       next(e);
     }

@@ -20,6 +20,8 @@ export interface VerifierServices {
   ephemeral: EphemeralSessions;
   /** Status list tokens, fetched once per their ttl for the whole process. */
   fetchStatusList: (uri: string) => Promise<string>;
+  /** The CWT form of a status list (mdocs), base64url; cached like fetchStatusList. */
+  fetchStatusListCwt: (uri: string) => Promise<string>;
   /**
    * The issuers a tenant trusts by keys: this service's own issuer, plus the tenant's trusted issuers
    * (the tenant's X.509 trust anchors are the other way, see trust-anchors.ts).

@@ -182,9 +182,30 @@ export class ThirdPartyHolder {
     credentials: string[],
     options: PresentOptions = {},
   ): Promise<ThirdPartyPresentation> {
+    return this.presentVpToken(
+      authorizationRequestUri,
+      (resolved) =>
+        this.vpToken(
+          resolved,
+          credentials,
+          (resolved.authorizationRequestPayload as { client_id: string }).client_id,
+          options,
+        ),
+      options,
+    );
+  }
+
+  /**
+   * Answers the request with a vp_token another holder made (an mdoc's DeviceResponse, say): the
+   * library resolves the request, encrypts the response when asked (.jwt) and posts it.
+   */
+  async presentVpToken(
+    authorizationRequestUri: string,
+    makeVpToken: (resolved: ResolvedOpenid4vpAuthorizationRequest) => Promise<Record<string, string[]>>,
+    options: PresentOptions = {},
+  ): Promise<ThirdPartyPresentation> {
     const resolved = await this.resolve(authorizationRequestUri);
-    const request = resolved.authorizationRequestPayload as { client_id: string };
-    const vpToken = await this.vpToken(resolved, credentials, request.client_id, options);
+    const vpToken = await makeVpToken(resolved);
     const { authorizationResponsePayload, jarm } = await this.response(resolved, vpToken, undefined, options);
     const { response } = await this.client.submitOpenid4vpAuthorizationResponse({
       authorizationRequestPayload: resolved.authorizationRequestPayload as { response_uri?: string },

@@ -40,13 +40,31 @@ export interface VerificationContext {
    */
   fetchStatusList: (uri: string) => Promise<string>;
   /**
+   * How the response reached the verifier, for formats whose holder signs over a session transcript
+   * (an mdoc's DeviceAuthentication, OID4VP 1.0 B.2.6): the `response_uri` of a redirect-based
+   * request, or the web `origin` of a Digital Credentials API request, and the verifier's response
+   * encryption key when the response was encrypted.
+   */
+  transaction?: PresentationTransaction;
+  /**
+   * The Status List Token at `uri` in CWT form (`application/statuslist+cwt`), base64url, for
+   * formats that reference their status in CBOR (an mdoc). Same rules as `fetchStatusList`.
+   */
+  fetchStatusListCwt?: (uri: string) => Promise<string>;
+  /**
    * The verifier profile of the session. `haip-1.0`: dc+sd-jwt only, ES256 only, a KB-JWT always,
    * issuer and Status List Token trusted only by their `x5c` chain to `trustAnchors`.
    */
   profile?: 'haip-1.0' | undefined;
 }
 
-export type VerifiedFormat = 'dc+sd-jwt' | 'jwt_vc_json';
+export interface PresentationTransaction {
+  responseUri?: string;
+  origin?: string;
+  responseEncryptionKey?: JWK;
+}
+
+export type VerifiedFormat = 'dc+sd-jwt' | 'jwt_vc_json' | 'mso_mdoc';
 
 export interface VerifiedCredential {
   /** The `id` of the DCQL Credential Query the presentation answered. */
@@ -56,6 +74,8 @@ export interface VerifiedCredential {
   issuer: string;
   /** `vct` of an SD-JWT VC. */
   vct?: string;
+  /** `docType` of an mdoc. */
+  doctype?: string;
   /** `type` of a W3C credential. */
   type?: string[];
   /**
@@ -90,6 +110,8 @@ export interface Checks {
   /** The trust anchors, parsed (one that does not parse is left out). */
   anchors: Certificate[];
   fetchStatusList: VerificationContext['fetchStatusList'];
+  fetchStatusListCwt: VerificationContext['fetchStatusListCwt'];
+  transaction: PresentationTransaction;
   profile: VerificationContext['profile'];
 }
 
@@ -122,6 +144,8 @@ export function resolveChecks(ctx: VerificationContext): Checks {
     trustedIssuers: ctx.trustedIssuers,
     anchors: parseAnchors(ctx.trustAnchors),
     fetchStatusList: ctx.fetchStatusList,
+    fetchStatusListCwt: ctx.fetchStatusListCwt,
+    transaction: ctx.transaction ?? {},
     profile: ctx.profile,
   };
 }

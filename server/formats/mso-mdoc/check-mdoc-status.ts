@@ -1,0 +1,74 @@
+import { createPublicKey } from 'node:crypto';
+import { base64url } from 'jose';
+import { ChainError } from '../../keys/chain-error.js';
+import { validateChain } from '../../keys/x509-chain.js';
+import { check, PresentationError, reject } from '../../oid4vp/verification/presentation-error.js';
+import { isCachedStatusListFetcher } from '../../oid4vp/verification/status-list-cache.js';
+import type { Checks } from '../../oid4vp/verification/types.js';
+import { readStatus, StatusType } from '../../status-list/status-list-encoding.js';
+import { readStatusListCwt, type VerifiedStatusListCwt } from './read-status-list-cwt.js';
+
+type Ref = { idx: number; uri: string };
+
+/**
+ * The key of a CWT Status List Token: its x5chain must validate to one of the tenant's trust anchors,
+ * as the mdoc's own document signer did (HAIP 1.0 section 6.1: status list tokens are trusted by
+ * their chain). A token without x5chain cannot be trusted here.
+ */
+function chainedKey(checks: Checks) {
+  return ({ x5chain }: { x5chain?: Uint8Array[] }) => {
+    check(x5chain?.length, 'x5c_required', 'the status list token has no x5chain');
+    try {
+      const chain = validateChain(
+        x5chain.map((der) => Buffer.from(der).toString('base64')),
+        checks.anchors,
+        { now: checks.now, skewSeconds: checks.skewSeconds },
+      );
+      return createPublicKey({ key: chain.leafJwk, format: 'jwk' });
+    } catch (e) {
+      if (e instanceof ChainError) throw new PresentationError(e.code, `its x5chain: ${e.message}`);
+      throw e;
+    }
+  };
+}
+
+async function readList(ref: Ref, checks: Checks): Promise<VerifiedStatusListCwt> {
+  const fetcher = checks.fetchStatusListCwt;
+  check(fetcher, 'status_unavailable', 'this verifier cannot fetch CWT status lists');
+  const verify = (token: string) =>
+    readStatusListCwt(base64url.decode(token), { uri: ref.uri, key: chainedKey(checks), now: checks.now });
+  // A cached fetcher verifies a list once per ttl and anchor set; expiry is checked on every use below.
+  const anchors = checks.anchors.map((a) => a.sha256).join(',');
+  const list = isCachedStatusListFetcher(fetcher)
+    ? await fetcher.derived(ref.uri, `cwt|${anchors}`, verify, (l) => l.statuses.byteLength)
+    : await verify(await fetcher(ref.uri));
+  check(
+    !list.expiresAt || list.expiresAt.getTime() / 1000 > checks.now - checks.skewSeconds,
+    'malformed',
+    'it has expired',
+  );
+  return list;
+}
+
+/**
+ * An mdoc's status (its MSO's `status.status_list`, Token Status List in CBOR) from the list's CWT
+ * form. VALID passes; INVALID is `revoked`, SUSPENDED `suspended`; any failure to fetch, trust or
+ * read the list is `status_unavailable` (fail closed), as for SD-JWT VCs.
+ */
+export async function checkMdocStatus(ref: Ref, checks: Checks): Promise<void> {
+  let value: number;
+  try {
+    const list = await readList(ref, checks);
+    value = readStatus(list.statuses, list.bits, ref.idx);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    return reject('status_unavailable', `the status list ${ref.uri} cannot be used: ${reason}`, e);
+  }
+  check(value !== StatusType.INVALID, 'revoked', 'the credential is revoked');
+  check(value !== StatusType.SUSPENDED, 'suspended', 'the credential is suspended');
+  check(
+    value === StatusType.VALID,
+    'status_unavailable',
+    `the credential has status 0x${value.toString(16)}`,
+  );
+}

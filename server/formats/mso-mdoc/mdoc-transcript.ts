@@ -1,0 +1,21 @@
+import { reject } from '../../oid4vp/verification/presentation-error.js';
+import type { Checks } from '../../oid4vp/verification/types.js';
+import { oid4vpDcApiSessionTranscript, oid4vpSessionTranscript } from './session-transcript.js';
+
+/**
+ * The SessionTranscript the holder's device signature must cover, rebuilt from what the verifier
+ * itself sent (never from what the wallet says): OID4VP 1.0 B.2.6.2 for an answer over the Digital
+ * Credentials API (its origin), B.2.6.1 for one posted to the response_uri.
+ */
+export function sessionTranscriptOf(checks: Checks): Uint8Array {
+  const { origin, responseUri, responseEncryptionKey } = checks.transaction;
+  if (origin) return oid4vpDcApiSessionTranscript({ origin, nonce: checks.nonce, responseEncryptionKey });
+  if (responseUri)
+    return oid4vpSessionTranscript({
+      clientId: checks.clientId,
+      nonce: checks.nonce,
+      responseUri,
+      responseEncryptionKey,
+    });
+  return reject('unsupported_format', 'an mdoc can only be verified for a response_uri or a web origin');
+}

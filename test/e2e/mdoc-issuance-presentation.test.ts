@@ -1,0 +1,188 @@
+import { X509Certificate } from 'node:crypto';
+import { IssuerSigned, SessionTranscript } from '@owf/mdoc';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../clients/integrator/src/index.js';
+import type { CachedStatusListFetcher } from '../../server/oid4vp/verification/status-list-cache.js';
+import { employeePayload } from '../support/fixtures.js';
+import { mailedOffer } from '../support/mailed-offer.js';
+import { mdocCrypto, presentMdoc } from '../support/mdoc-holder.js';
+import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
+import { ThirdPartyHolder } from '../support/third-party-holder.js';
+import { until } from '../support/until.js';
+
+/**
+ * The employee credential as an ISO mdoc, end to end on the real service: the integrator offers
+ * `EmployeeMdoc`, a wallet redeems it (pre-authorized code with the mailed tx_code) and gets an
+ * IssuerSigned that @owf/mdoc (not ours) verifies against the deployment's CA; a verifier session
+ * asks for it by doctype, and a holder made of third-party libraries (@openid4vc/openid4vp for the
+ * request and the encrypted response, @owf/mdoc for the DeviceResponse) answers over
+ * direct_post.jwt; after revocation the CWT status list refuses it.
+ */
+const NS = 'eu.credservice.employee.1';
+let f: TenantFixture;
+let caRoot: string;
+
+beforeAll(async () => {
+  f = await startTenantFixture({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const admin = createClient({ baseUrl: f.t.baseUrl, token: f.t.adminToken });
+  const ca = await admin.admin.getDevelopmentCa();
+  if (ca.status !== 200) throw new Error(`development CA: ${ca.status}`);
+  caRoot = ca.body.certificate;
+  // mdocs are trusted only by their document signer's chain: the tenant trusts the deployment's CA.
+  const added = await admin.trustedIssuers.addTrustAnchor({
+    params: { id: f.tenant.id },
+    body: { certificate: ca.body.pem },
+  });
+  if (added.status !== 201) throw new Error(`trust anchor: ${added.status}`);
+});
+afterAll(() => f.stop());
+
+const issuer = () => f.t.service.context.config.issuerUrl;
+
+async function receiveMdoc(email: string) {
+  const { offerId, location, txCode } = await mailedOffer(
+    f.integrator,
+    f.smtp,
+    email,
+    { [NS]: employeePayload() },
+    'EmployeeMdoc',
+  );
+  const offer = (await (await fetch(location)).json()) as {
+    credential_configuration_ids: string[];
+    grants: Record<string, { 'pre-authorized_code': string }>;
+  };
+  expect(offer.credential_configuration_ids).toEqual(['EmployeeMdoc']);
+  const token = (await (
+    await fetch(`${f.t.baseUrl}/oid4vci/v1/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code',
+        'pre-authorized_code': offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']?.[
+          'pre-authorized_code'
+        ] as string,
+        tx_code: txCode,
+      }),
+    })
+  ).json()) as { access_token: string };
+  const { c_nonce } = (await (await fetch(`${f.t.baseUrl}/oid4vci/v1/nonce`, { method: 'POST' })).json()) as {
+    c_nonce: string;
+  };
+  const device = await generateKeyPair('ES256', { extractable: true });
+  const deviceJwk = await exportJWK(device.publicKey);
+  const proof = await new SignJWT({ nonce: c_nonce })
+    .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: deviceJwk })
+    .setAudience(issuer())
+    .setIssuedAt()
+    .sign(device.privateKey);
+  const res = await fetch(`${f.t.baseUrl}/oid4vci/v1/credential`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}` },
+    body: JSON.stringify({ credential_configuration_id: 'EmployeeMdoc', proofs: { jwt: [proof] } }),
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { credentials: { credential: string }[] };
+  const credential = body.credentials[0]?.credential as string;
+  return { offerId, credential, devicePrivateKey: await exportJWK(device.privateKey) };
+}
+
+/** A session asking for the employee mdoc; the holder answers with a DeviceResponse made by @owf/mdoc. */
+async function present(credential: string, devicePrivateKey: JWK) {
+  const session = await f.integrator.createAuthorizationRequest({
+    body: { credential_configuration_id: 'EmployeeMdoc', response_mode: 'direct_post.jwt' } as never,
+  });
+  if (session.status !== 201) throw new Error(`session: ${session.status} ${JSON.stringify(session.body)}`);
+  const holder = await ThirdPartyHolder.create();
+  const answer = await holder.presentVpToken(session.body.authorization_request_uri, async (resolved) => {
+    const request = resolved.authorizationRequestPayload as {
+      client_id: string;
+      nonce: string;
+      response_uri: string;
+      client_metadata: { jwks: { keys: JWK[] } };
+    };
+    const [encryptionKey] = request.client_metadata.jwks.keys;
+    const transcript = await SessionTranscript.forOid4Vp(
+      {
+        clientId: request.client_id,
+        nonce: request.nonce,
+        responseUri: request.response_uri,
+        jwkThumbprint: Buffer.from(await calculateJwkThumbprint(encryptionKey as JWK), 'base64url'),
+      },
+      mdocCrypto,
+    );
+    const deviceResponse = await presentMdoc({
+      issuerSigned: credential,
+      devicePrivateKey,
+      sessionTranscript: transcript,
+      disclose: { [NS]: ['mandator', 'mandatee', 'power'] },
+    });
+    return { credential: [Buffer.from(deviceResponse).toString('base64url')] };
+  });
+  const polled = await f.integrator.getAuthorizationRequest({ params: { id: session.body.session_id } });
+  return { answer, result: polled.body as Record<string, unknown> };
+}
+
+describe('the employee credential as an ISO mdoc', () => {
+  let received: Awaited<ReturnType<typeof receiveMdoc>>;
+
+  it('is described in the issuer metadata as OID4VCI appendix A.2 asks', async () => {
+    const metadata = (await (await fetch(`${f.t.baseUrl}/.well-known/openid-credential-issuer`)).json()) as {
+      credential_configurations_supported: Record<string, Record<string, unknown>>;
+    };
+    expect(metadata.credential_configurations_supported.EmployeeMdoc).toMatchObject({
+      format: 'mso_mdoc',
+      doctype: NS,
+      scope: 'EmployeeMdoc',
+      cryptographic_binding_methods_supported: ['cose_key'],
+      credential_signing_alg_values_supported: [-7, -9],
+      credential_metadata: {
+        claims: expect.arrayContaining([
+          { path: [NS, 'mandatee'], mandatory: true, display: expect.any(Array) },
+        ]),
+      },
+    });
+  });
+
+  it('is issued over the pre-authorized code flow and read by @owf/mdoc, its signer certified by the CA', async () => {
+    received = await receiveMdoc('mdoc-holder@example.test');
+    // Read by @owf/mdoc, not by this service: the doctype, the elements, and a document signer whose
+    // certificate the deployment's CA signed, with the Document Signer extended key usage.
+    const issuerSigned = IssuerSigned.fromEncodedForOid4Vci(received.credential);
+    expect(issuerSigned.issuerAuth.mobileSecurityObject.docType).toBe(NS);
+    const elements = issuerSigned.issuerNamespaces?.issuerNamespaces.get(NS)?.map((i) => i.elementIdentifier);
+    expect(elements?.sort()).toEqual(['mandatee', 'mandator', 'power']);
+    const [leaf] = issuerSigned.issuerAuth.certificateChain;
+    const signer = new X509Certificate(Buffer.from(leaf as Uint8Array));
+    expect(signer.verify(new X509Certificate(Buffer.from(caRoot, 'base64')).publicKey)).toBe(true);
+    expect(signer.toLegacyObject().ext_key_usage).toContain('1.0.18013.5.1.2');
+  });
+
+  it('is verified over direct_post.jwt with its claims by namespace, trusted by its x5chain', async () => {
+    const { answer, result } = await present(received.credential, received.devicePrivateKey);
+    expect(answer.status).toBe(200);
+    expect(result).toMatchObject({
+      status: 'verified',
+      claims: { [NS]: { mandatee: employeePayload().mandatee, power: employeePayload().power } },
+      credentials: [{ id: 'credential', format: 'mso_mdoc', credential_type: NS, trust: { method: 'x509' } }],
+    });
+  });
+
+  it('is refused once revoked, read from the CWT status list', async () => {
+    const issuance = await f.integrator.getIssuance({ params: { id: received.offerId } });
+    const id = issuance.status === 200 ? issuance.body.credentials[0]?.id : undefined;
+    expect(id).toBeDefined();
+    expect((await f.integrator.revokeCredential({ params: { id: id as string } })).status).toBe(200);
+    // The verifier keeps a list for its ttl (60 s); dropping its copy stands for that minute passing.
+    const lists = f.t.service.context.verifier.fetchStatusListCwt as CachedStatusListFetcher;
+    const outcome = await until(
+      async () => {
+        lists.clear();
+        return (await present(received.credential, received.devicePrivateKey)).result;
+      },
+      (r) => r.status === 'failed',
+      30_000,
+    );
+    expect(outcome).toMatchObject({ status: 'failed', reason: 'revoked' });
+  });
+});
