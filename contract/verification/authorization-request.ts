@@ -166,6 +166,12 @@ export const VerificationStatus = z.object({
   credential_type: z.string().nullable().describe('Configuration id (or vct) of the presented credential'),
   claims: z.record(z.unknown()).optional().describe('Disclosed claims, once verified'),
   reason: z.string().optional().describe('Machine-readable reason, once failed'),
+  reason_description: z
+    .string()
+    .optional()
+    .describe(
+      'Once failed: what failed, in words (e.g. for untrusted_issuer, that the issuer’s keys could not be resolved and why)',
+    ),
   trust: IssuerTrust.optional().describe('How the issuer was trusted, once verified'),
   profile: PresentationProfile.optional().describe(
     'The verifier profile the session runs under (the tenant’s presentation_profile when it was created)',

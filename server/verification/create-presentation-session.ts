@@ -167,6 +167,7 @@ export async function createPresentationSession(
     encPublicJwk: publicJwk,
     result: null,
     failureReason: null,
+    failureDescription: null,
     responseCodeHash: null,
     responseCodeExpiresAt: null,
     sessionBindingHash: sessionBinding ? hashSecret(sessionBinding) : null,

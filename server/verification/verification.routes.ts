@@ -62,6 +62,9 @@ export function verificationRoutes(services: VerifierServices) {
           ...(verified && result?.credentials ? { credentials: result.credentials } : {}),
           ...(session.profile ? { profile: session.profile } : {}),
           ...(status === 'failed' && session.failureReason ? { reason: session.failureReason } : {}),
+          ...(status === 'failed' && session.failureDescription
+            ? { reason_description: session.failureDescription }
+            : {}),
         },
       };
     }),

@@ -24,6 +24,7 @@ import { Migration20261124000300_key_attestation } from './Migration202611240003
 import { Migration20261124000400_dc_api } from './Migration20261124000400_dc_api.js';
 import { Migration20261124000500_haip_profile } from './Migration20261124000500_haip_profile.js';
 import { Migration20261125000100_scim_list_changes } from './Migration20261125000100_scim_list_changes.js';
+import { Migration20261126000500_trusted_issuer_keys } from './Migration20261126000500_trusted_issuer_keys.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -61,4 +62,8 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124000400_dc_api', class: Migration20261124000400_dc_api },
   { name: 'Migration20261124000500_haip_profile', class: Migration20261124000500_haip_profile },
   { name: 'Migration20261125000100_scim_list_changes', class: Migration20261125000100_scim_list_changes },
+  {
+    name: 'Migration20261126000500_trusted_issuer_keys',
+    class: Migration20261126000500_trusted_issuer_keys,
+  },
 ];
