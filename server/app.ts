@@ -113,7 +113,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
     app,
     options,
   );
-  createExpressEndpoints(trustedIssuerContract, adminTrustedIssuerRoutes(), app, options);
+  createExpressEndpoints(trustedIssuerContract, adminTrustedIssuerRoutes(ctx.verifier), app, options);
   createExpressEndpoints(webhookContract, adminWebhookRoutes(ctx.config), app, options);
   mountOid4vci(app, ctx, ctx.issuance.codes);
   mountOid4vp(app, ctx.verifier);

@@ -23,7 +23,7 @@ const USAGE = `usage: npm run cli -- <command>
   audit verify <tenant id>
   keys list
   keys rotate <issuer|status-list|verifier|oidc>
-  keys csr <purpose> [--subject "CN=…, O=…"] [--dns-name N]… [--uri U]… [--out file.csr]
+  keys csr <purpose> [--subject "CN=…, O=…"] [--dns-name N]… [--ip-address A]… [--uri U]… [--out file.csr]
   keys import-chain <kid> <chain.pem>
   keys development-ca [--out root.pem]
 ${WEBHOOK_USAGE}
@@ -53,6 +53,7 @@ const { positionals, values } = parseArgs({
     'presentation-profile': { type: 'string' },
     subject: { type: 'string' },
     'dns-name': { type: 'string', multiple: true },
+    'ip-address': { type: 'string', multiple: true },
     uri: { type: 'string', multiple: true },
     out: { type: 'string' },
     url: { type: 'string' },
@@ -161,7 +162,12 @@ async function run(): Promise<{ status: number; body: unknown }> {
     case 'keys csr': {
       const res = await admin.createCertificateSigningRequest({
         params: { purpose: need(id, 'purpose') as 'issuer' },
-        body: { subject: values.subject, dns_names: values['dns-name'], uris: values.uri },
+        body: {
+          subject: values.subject,
+          dns_names: values['dns-name'],
+          ip_addresses: values['ip-address'],
+          uris: values.uri,
+        },
       });
       if (res.status === 200 && values.out) writeFileSync(values.out, res.body.csr);
       return res;

@@ -28,7 +28,9 @@ const DnsName = z
   .regex(
     /^(?=.{1,253}$)[A-Za-z0-9*]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/,
     'a DNS name',
-  );
+  )
+  // RFC 5280 section 4.2.1.6: an IP address is an iPAddress SAN, never a dNSName.
+  .refine((v) => !/^\d+(\.\d+){3}$/.test(v), 'an IP address: give it in ip_addresses');
 
 export const CertificateSigningRequestInput = z
   .object({
@@ -42,7 +44,16 @@ export const CertificateSigningRequestInput = z
       .array(DnsName)
       .max(20)
       .optional()
-      .describe('dNSName SANs; default: the host of ISSUER_URL (issuer, status-list) or VERIFIER_URL'),
+      .describe(
+        'dNSName SANs; default: the host of ISSUER_URL (issuer, status-list) or VERIFIER_URL when it is a DNS name. Giving dns_names or ip_addresses replaces that default host',
+      ),
+    ip_addresses: z
+      .array(z.string().ip())
+      .max(20)
+      .optional()
+      .describe(
+        'iPAddress SANs (IPv4 or IPv6); default: the host of ISSUER_URL (issuer, status-list) or VERIFIER_URL when it is an IP address',
+      ),
     uris: z
       .array(z.string().url().max(2000))
       .max(20)
@@ -56,6 +67,7 @@ export const CertificateSigningRequestCreated = z.object({
   purpose: KeyPurpose,
   subject: z.string(),
   dns_names: z.array(z.string()),
+  ip_addresses: z.array(z.string()),
   uris: z.array(z.string()),
   csr: z.string().describe('PKCS#10 (RFC 2986), PEM, signed with the key'),
 });

@@ -111,7 +111,7 @@ export const TenantDetail = Tenant.extend({
   warnings: z
     .array(z.string())
     .describe(
-      'What keeps the tenant from working as set up, e.g. why its SCIM users get no credential, or why no presentation session can start under its profile',
+      'What keeps the tenant from working as set up, e.g. why its SCIM users get no credential, why no presentation session can start under its profile, or which trusted issuer’s keys could not be resolved',
     ),
 });
 

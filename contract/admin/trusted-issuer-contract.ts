@@ -18,6 +18,14 @@ export const TrustedIssuerInput = z
 
 export const TrustedIssuerList = z.object({ items: z.array(TrustedIssuerInput) });
 
+export const TrustedIssuerRegistered = TrustedIssuerInput.extend({
+  warnings: z
+    .array(z.string())
+    .describe(
+      'What keeps its credentials from verifying, e.g. that the keys in its jwt-vc-issuer metadata could not be resolved now, and why (the issuer is trusted all the same; the tenant’s warnings keep saying so until they can be)',
+    ),
+});
+
 /**
  * Issuers a tenant's verifier accepts besides this service's own issuer: by their keys (trusted
  * issuers) or by an X.509 chain to one of its trust anchors.
@@ -36,8 +44,15 @@ export const trustedIssuerContract = c.router(
       path: '/tenants/:id/trusted-issuers',
       pathParams: z.object({ id: TenantId }),
       body: TrustedIssuerInput,
-      responses: { 200: TrustedIssuerInput, 400: ProblemDetails, 401: ProblemDetails, 404: ProblemDetails },
-      summary: 'Trust an issuer (or replace its configured keys)',
+      responses: {
+        200: TrustedIssuerRegistered,
+        201: TrustedIssuerRegistered,
+        400: ProblemDetails,
+        401: ProblemDetails,
+        404: ProblemDetails,
+      },
+      summary:
+        'Trust an issuer (201), or replace its configured keys (200); without jwks its metadata keys are looked up at once',
     },
     deleteTrustedIssuer: {
       method: 'POST',

@@ -82,7 +82,7 @@ export const AuthorizationRequestCreate = z
         'true: every credential query without trusted_authorities gets one of type aki listing the key identifiers of the tenant’s trust anchors (OID4VP 1.0 section 6.1.1.1), so wallets offer, and the verifier accepts, only credentials whose x5c chain was issued under them',
       ),
     client_id_prefix: ClientIdPrefix.optional().describe(
-      'Client identifier prefix of the request (OID4VP 5.9.3): x509_hash (default) or x509_san_dns, naming the verifier host',
+      'Client identifier prefix of the request (OID4VP 5.9.3): x509_hash (default) or x509_san_dns, naming the verifier host (refused when VERIFIER_URL’s host is an IP address, which is no DNS name)',
     ),
     uri_scheme: PresentationUriScheme.optional().describe(
       'Scheme of authorization_request_uri: openid4vp or haip-vp; default: the tenant’s presentation_uri_scheme, else openid4vp',
@@ -192,6 +192,12 @@ export const VerificationStatus = z.object({
     .optional()
     .describe(
       'Machine-readable reason, once failed; redirect_not_followed: a same-device answer whose response code was never redeemed with the session_binding',
+    ),
+  reason_description: z
+    .string()
+    .optional()
+    .describe(
+      'Once failed: what failed, in words (e.g. for untrusted_issuer, that the issuer’s keys could not be resolved and why)',
     ),
   trust: IssuerTrust.optional().describe('How the issuer was trusted, once verified'),
   profile: PresentationProfile.optional().describe(

@@ -42,14 +42,24 @@ export function adminKeyRoutes(keys: LocalKeyStore) {
     createCertificateSigningRequest: s.route(
       adminContract.createCertificateSigningRequest,
       async ({ params, body }) => {
+        // Host names given replace the default host, whichever SAN type it had.
+        const hosts = body.dns_names || body.ip_addresses;
         const { kid, purpose, names, csr } = await keys.certificateSigningRequest(params.purpose, {
           ...(body.subject ? { subject: body.subject } : {}),
-          ...(body.dns_names ? { dnsNames: body.dns_names } : {}),
+          ...(hosts ? { dnsNames: body.dns_names ?? [], ipAddresses: body.ip_addresses ?? [] } : {}),
           ...(body.uris ? { uris: body.uris } : {}),
         });
         return {
           status: 200,
-          body: { kid, purpose, subject: names.subject, dns_names: names.dnsNames, uris: names.uris, csr },
+          body: {
+            kid,
+            purpose,
+            subject: names.subject,
+            dns_names: names.dnsNames,
+            ip_addresses: names.ipAddresses,
+            uris: names.uris,
+            csr,
+          },
         };
       },
     ),

@@ -35,10 +35,11 @@ export async function certificateSigningRequest(
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      ...(names.dnsNames.length + names.uris.length > 0
+      ...(names.dnsNames.length + names.ipAddresses.length + names.uris.length > 0
         ? [
             new x509.SubjectAlternativeNameExtension([
               ...names.dnsNames.map((value) => ({ type: 'dns' as const, value })),
+              ...names.ipAddresses.map((value) => ({ type: 'ip' as const, value })),
               ...names.uris.map((value) => ({ type: 'url' as const, value })),
             ]),
           ]

@@ -14,7 +14,8 @@ export type ChainErrorCode =
   /**
    * The chain is broken: a signature that does not verify, an intermediate that is no CA or may not
    * sign certificates, a path length exceeded, a self-signed leaf, a leaf that may not sign, a
-   * certificate that does not parse or has a critical extension the chain check does not process.
+   * certificate that does not parse or has a critical extension the chain check does not process,
+   * a trust anchor included where it must not be.
    */
   | 'certificate_invalid';
 

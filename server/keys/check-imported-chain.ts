@@ -1,5 +1,5 @@
 import { DomainError, validationError } from '../domain-errors.js';
-import { type CertificateNames, issuerNamed } from './certificate-names.js';
+import { type CertificateNames, issuerNamed, sameIp } from './certificate-names.js';
 import type { KeyPurpose } from './signing-key.entity.js';
 import { base64Der, spkiOf, subjectAltNames, x509 } from './x509-support.js';
 
@@ -85,14 +85,19 @@ async function checkChain(
 }
 
 function checkNames(leaf: x509.X509Certificate, purpose: KeyPurpose, expected: CertificateNames) {
-  const { dns, uri } = subjectAltNames(leaf);
-  const host = expected.dnsNames[0] as string;
-  if (issuerNamed(purpose) && !dns.includes(host) && !uri.some((u) => expected.uris.includes(u)))
+  const { dns, ip, uri } = subjectAltNames(leaf);
+  // The service's host: a DNS name, or an IP literal, which only an iPAddress SAN can name.
+  const [address] = expected.ipAddresses;
+  const host = address ? `${address} (IP address)` : `${expected.dnsNames[0]} (DNS)`;
+  const namesHost = address
+    ? ip.some((a) => sameIp(a, address))
+    : dns.includes(expected.dnsNames[0] as string);
+  if (issuerNamed(purpose) && !namesHost && !uri.some((u) => expected.uris.includes(u)))
     throw refuse(
-      `the leaf certificate names neither ${expected.uris.join(', ')} (URI) nor ${host} (DNS) as subject alternative name`,
+      `the leaf certificate names neither ${expected.uris.join(', ')} (URI) nor ${host} as subject alternative name`,
     );
-  if (purpose === 'verifier' && !dns.includes(host))
+  if (purpose === 'verifier' && !namesHost)
     throw refuse(
-      `the leaf certificate does not name ${host} as DNS subject alternative name (x509_san_dns needs it)`,
+      `the leaf certificate does not name ${host} as subject alternative name${address ? '' : ' (x509_san_dns needs it)'}`,
     );
 }

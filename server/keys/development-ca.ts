@@ -79,6 +79,7 @@ export class DevelopmentCa {
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
         new x509.SubjectAlternativeNameExtension([
           ...names.dnsNames.map((value) => ({ type: 'dns' as const, value })),
+          ...names.ipAddresses.map((value) => ({ type: 'ip' as const, value })),
           ...names.uris.map((value) => ({ type: 'url' as const, value })),
         ]),
         await x509.SubjectKeyIdentifierExtension.create(verifyingKeyOf(publicKey)),

@@ -23,6 +23,15 @@ export interface ChainTime {
   skewSeconds: number;
 }
 
+/**
+ * What a copy of a trust anchor inside `x5c` gets. HAIP 1.0 says the anchor's certificate MUST NOT
+ * be in the x5c of anything it profiles; the verifier drops a trailing copy of it from a presented
+ * credential's chain (a harmless variant of issuers we do not control), while the issuer refuses it
+ * in the wallet and key attestations it checks itself (HAIP's Wallet Attestation: "excluding the trust
+ * anchor"; Key Attestation: "MUST NOT be included").
+ */
+export type AnchorInX5c = 'dropped' | 'refused';
+
 const named = (cert: Certificate, i: number) => `certificate ${i} of x5c (${cert.subject})`;
 
 function checkValidity(cert: Certificate, what: string, t: ChainTime) {
@@ -78,10 +87,15 @@ const selfSigned = (cert: Certificate) =>
  * anchors: each certificate within its validity and issued by the next, the last by an anchor; CA
  * certificates with basicConstraints cA, keyCertSign and room in their path length; the leaf allowed
  * digitalSignature and not self-signed (HAIP: the signing certificate is never the anchor itself).
- * A trailing copy of the anchor is tolerated and dropped. Throws a ChainError whose code says
- * which kind of failure (`certificate_untrusted` when no anchor issued the chain).
+ * A trailing copy of the anchor is dropped, or refused (`anchorInX5c`). Throws a ChainError whose
+ * code says which kind of failure (`certificate_untrusted` when no anchor issued the chain).
  */
-export function validateChain(x5c: unknown, anchors: readonly Certificate[], t: ChainTime): ValidatedChain {
+export function validateChain(
+  x5c: unknown,
+  anchors: readonly Certificate[],
+  t: ChainTime,
+  anchorInX5c: AnchorInX5c = 'dropped',
+): ValidatedChain {
   check(
     Array.isArray(x5c) && x5c.length > 0 && x5c.length <= MAX_CHAIN,
     'certificate_invalid',
@@ -95,14 +109,23 @@ export function validateChain(x5c: unknown, anchors: readonly Certificate[], t: 
       return reject('certificate_invalid', (e as Error).message);
     }
   });
+  const isAnchor = (cert: Certificate) => anchors.some((a) => a.sha256 === cert.sha256);
+  if (anchorInX5c === 'refused') {
+    const i = certificates.findIndex(isAnchor);
+    const what = i < 0 ? '' : named(certificates[i] as Certificate, i);
+    check(
+      i < 0,
+      'certificate_invalid',
+      `${what} is the trust anchor itself, which must not be included in x5c (HAIP 1.0)`,
+    );
+  }
   const last = certificates[certificates.length - 1] as Certificate;
-  if (certificates.length > 1 && anchors.some((a) => a.sha256 === last.sha256))
-    certificates = certificates.slice(0, -1);
+  if (certificates.length > 1 && isAnchor(last)) certificates = certificates.slice(0, -1);
   const leaf = certificates[0] as Certificate;
   check(
     !selfSigned(leaf),
     'certificate_invalid',
-    `the leaf certificate (${leaf.subject}) is self-signed${anchors.some((a) => a.sha256 === leaf.sha256) ? ': it is the trust anchor itself, which may not sign credentials' : ''}`,
+    `the leaf certificate (${leaf.subject}) is self-signed${isAnchor(leaf) ? ': it is the trust anchor itself, which may not sign credentials' : ''}`,
   );
   check(
     hasKeyUsage(leaf, KeyUsage.digitalSignature),

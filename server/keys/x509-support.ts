@@ -28,11 +28,12 @@ export const certificateOf = (base64: string) => new x509.X509Certificate(Buffer
 export const spkiOf = (cert: x509.X509Certificate) => Buffer.from(cert.publicKey.rawData);
 
 /** The names in a certificate's Subject Alternative Name extension, by type. */
-export function subjectAltNames(cert: x509.X509Certificate): { dns: string[]; uri: string[] } {
+export function subjectAltNames(cert: x509.X509Certificate): { dns: string[]; ip: string[]; uri: string[] } {
   const san = cert.getExtension(x509.SubjectAlternativeNameExtension);
   const names = san?.names.toJSON() ?? [];
   return {
     dns: names.filter((n) => n.type === 'dns').map((n) => n.value),
+    ip: names.filter((n) => n.type === 'ip').map((n) => n.value),
     uri: names.filter((n) => n.type === 'url').map((n) => n.value),
   };
 }

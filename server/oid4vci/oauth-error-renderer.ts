@@ -1,23 +1,27 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { DomainError } from '../domain-errors.js';
-import { sendClientError } from '../http/audience.js';
+import { sendClientError, sendOAuthErrorTo } from '../http/audience.js';
 import { clientErrorOf } from '../http/client-error.js';
-import { invalidRequest, notFoundError, OAuthError, sendOAuthError, serverError } from './oauth-error.js';
+import { invalidRequest, notFoundError, OAuthError, serverError } from './oauth-error.js';
 
-/** Error middleware for the OAuth-family routes: their errors as `{ error, error_description }`. */
+/**
+ * Error middleware for the OAuth-family routes: their errors as `{ error, error_description }`, or as
+ * the HTML error page on the pages a browser opens (audience.ts).
+ */
 export const oauthErrorRenderer =
   (logger: Logger) => (err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
-    if (err instanceof OAuthError) return sendOAuthError(res, err);
+    if (err instanceof OAuthError) return sendOAuthErrorTo(req, res, err);
     // A domain rule the request broke: OAuth has no finer code for it than invalid_request.
     if (err instanceof DomainError)
-      return sendOAuthError(
+      return sendOAuthErrorTo(
+        req,
         res,
         err.kind === 'not-found' ? notFoundError(err.message) : invalidRequest(err.message),
       );
     const client = clientErrorOf(err);
     if (client) return sendClientError(req, res, client);
     logger.error({ err, req: { id: req.id, method: req.method, url: req.path } }, 'unhandled error');
-    sendOAuthError(res, serverError());
+    sendOAuthErrorTo(req, res, serverError());
   };

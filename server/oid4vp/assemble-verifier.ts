@@ -51,6 +51,20 @@ export function verifierServices(
 ): VerifierServices {
   const policy = outboundPolicy(config);
   const resolvers = new Map<string, (iss: string) => Promise<JWK[] | undefined>>();
+  const issuerMetadataKeys = async (iss: string): Promise<JWK[]> => {
+    let resolve = resolvers.get(iss);
+    if (!resolve) {
+      resolve = trustedIssuersFromMetadata([iss], fetchJson(policy));
+      resolvers.set(iss, resolve);
+    }
+    try {
+      const keys = await resolve(iss);
+      if (!keys?.length) throw new Error('its JWK set has no keys');
+      return keys;
+    } catch (e) {
+      throw new Error(`its jwt-vc-issuer metadata cannot be used: ${(e as Error).message}`);
+    }
+  };
   return {
     config,
     signer,
@@ -60,6 +74,7 @@ export function verifierServices(
     ephemeral: new EphemeralSessions(ephemeral),
     fetchStatusList: cachedStatusListFetcher(fetchText(policy)),
     fetchStatusListCwt: cachedStatusListFetcher(fetchCwt(policy), { ttlFromToken: cwtTtlSeconds }),
+    issuerMetadataKeys,
     trustedIssuers: (em, tenantId) => async (iss) => {
       if (iss === config.issuerUrl) {
         const own = [...(await signer.publicJwks('issuer')), ...(await signer.publicJwks('status-list'))];
@@ -68,13 +83,24 @@ export function verifierServices(
       const trusted = await em.findOne(TrustedIssuer, { tenantId, issuer: iss });
       if (!trusted) return undefined;
       if (trusted.jwks) return { method: 'jwks', keys: trusted.jwks.keys as JWK[] };
-      let resolve = resolvers.get(iss);
-      if (!resolve) {
-        resolve = trustedIssuersFromMetadata([iss], fetchJson(policy));
-        resolvers.set(iss, resolve);
+      // What became of the lookup is kept with the issuer, for the tenant's warnings; a row is
+      // written only when that changes.
+      const note = async (keysError: string | null) => {
+        if (trusted.keysError === keysError) return;
+        await em.nativeUpdate(
+          TrustedIssuer,
+          { tenantId, issuer: iss },
+          { keysError, keysCheckedAt: new Date() },
+        );
+      };
+      try {
+        const keys = await issuerMetadataKeys(iss);
+        await note(null);
+        return { method: 'jwt-vc-issuer-metadata', keys };
+      } catch (e) {
+        await note((e as Error).message);
+        throw e;
       }
-      const keys = await resolve(iss);
-      return keys && { method: 'jwt-vc-issuer-metadata', keys };
     },
     async identity(prefix = 'x509_hash') {
       const x5c = await signer.certificateChain('verifier');

@@ -153,14 +153,15 @@ ${body}
 }
 
 /**
- * A sign-in error that must not be sent to the client or wallet (its redirect_uri is not trusted),
- * shown to the user instead: the OpenID Connect login and the issuance sign-in both use it.
+ * An error shown to the person in the browser instead of sent to a client or wallet: a sign-in error
+ * whose redirect_uri is not trusted (the OpenID Connect login and the issuance sign-in), and any
+ * refusal of a page's address (a malformed URL, too many requests) under `heading`.
  */
-export function renderErrorPage(error: string, description: string): string {
+export function renderErrorPage(error: string, description: string, heading = 'Sign-in failed'): string {
   return brandedPage(
-    'Sign-in failed',
+    heading,
     `<main id="error" data-error="${escapeHtml(error)}">
-<h1>Sign-in failed</h1>
+<h1>${escapeHtml(heading)}</h1>
 <p class="error">${escapeHtml(description)}</p>
 <p><small>${escapeHtml(error)}</small></p>
 </main>`,

@@ -12,6 +12,7 @@ import { findConfiguration } from '../credential-configurations/credential-confi
 import { validationError } from '../domain-errors.js';
 import { qrCodeSvg } from '../http/qr-code.js';
 import { fieldErrors } from '../http/zod-errors.js';
+import { hostNames } from '../keys/certificate-names.js';
 import { entityShape, insertRowSql } from '../persistence/entity-rows.js';
 import { Params, type Sql } from '../persistence/sql.js';
 import { cachedTenant } from '../tenants/tenant-cache.js';
@@ -112,6 +113,12 @@ export async function createPresentationSession(
   const tenant = await cachedTenant(em, tenantId);
   const profile = tenant?.presentationProfile ?? null;
   if (profile === HAIP_1_0) await checkHaipSessionRequest(em, tenantId, req, dcqlQuery ?? {});
+  // OID4VP section 5.9.3: x509_san_dns names a DNS name, and a verifier at an IP address has none.
+  const [address] = hostNames(s.config.verifierUrl).ipAddresses;
+  if (req.client_id_prefix === 'x509_san_dns' && address) {
+    const message = `x509_san_dns needs a DNS name; VERIFIER_URL's host ${address} is an IP address: use x509_hash`;
+    throw validationError([{ field: 'client_id_prefix', message }]);
+  }
   const max = s.config.VERIFIER_SESSION_MAX_SECONDS;
   if (req.expires_in && req.expires_in > max)
     throw validationError([{ field: 'expires_in', message: `at most ${max}` }]);
@@ -158,6 +165,7 @@ export async function createPresentationSession(
     encPublicJwk: publicJwk,
     result: null,
     failureReason: null,
+    failureDescription: null,
     responseCodeHash: null,
     responseCodeExpiresAt: null,
     sessionBindingHash: sessionBinding ? hashSecret(sessionBinding) : null,

@@ -42,6 +42,8 @@ export const PresentationSession = defineEntity({
     encPublicJwk: p.json<Record<string, string>>().nullable(),
     result: p.json<Record<string, unknown>>().nullable(),
     failureReason: p.string().nullable(),
+    /** What failed, in words, beside the machine-readable reason (the same the wallet was told). */
+    failureDescription: p.text().nullable(),
     responseCodeHash: p.string().nullable(),
     /** Awaiting the redirect: the deadline of its response code, after which the session has failed. */
     responseCodeExpiresAt: p.datetime().nullable(),

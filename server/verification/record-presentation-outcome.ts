@@ -65,6 +65,7 @@ export async function recordOutcome(em: EntityManager, s: VerifierServices, a: A
   const text = `with answered as (
       update presentation_session set status = ${p(row.status)}, completed_at = ${p(row.completedAt)}::timestamptz,
         result = ${p(row.result && JSON.stringify(row.result))}::jsonb, failure_reason = ${p(row.failureReason)},
+        failure_description = ${p(row.failureDescription)},
         response_code_hash = ${p(row.responseCodeHash)},
         response_code_expires_at = ${p(row.responseCodeExpiresAt)}::timestamptz
       where id = ${p(row.id)} and status = 'pending'
@@ -150,6 +151,7 @@ function applyOutcome(row: PresentationSession, a: Answer) {
   } else {
     row.status = 'failed';
     row.failureReason = a.outcome.reason;
+    row.failureDescription = a.outcome.message;
   }
 }
 

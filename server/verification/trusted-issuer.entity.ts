@@ -8,6 +8,12 @@ export const TrustedIssuer = defineEntity({
     tenantId: p.string().primary(),
     issuer: p.string().primary(),
     jwks: p.json<{ keys: Record<string, unknown>[] }>().nullable(),
+    /**
+     * Metadata issuers: why their keys could not be resolved the last time they were looked for (at
+     * registration, then at each presentation that needed them); null once they could.
+     */
+    keysError: p.text().nullable(),
+    keysCheckedAt: p.datetime().nullable(),
   },
 });
 

@@ -65,6 +65,9 @@ export function verificationRoutes(services: VerifierServices) {
           ...(result?.credentials ? { credentials: result.credentials } : {}),
           ...(session.profile ? { profile: session.profile } : {}),
           ...(reason ? { reason } : {}),
+          ...(status === 'failed' && session.failureDescription
+            ? { reason_description: session.failureDescription }
+            : {}),
         },
       };
     }),

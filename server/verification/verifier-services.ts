@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { JWK } from 'jose';
 import type { ClientIdPrefix } from '../../contract/verification/authorization-request.js';
 import type { Config } from '../config.js';
 import type { KeyEncryption } from '../keys/key-encryption.js';
@@ -22,6 +23,11 @@ export interface VerifierServices {
   fetchStatusList: (uri: string) => Promise<string>;
   /** The CWT form of a status list (mdocs), base64url; cached like fetchStatusList. */
   fetchStatusListCwt: (uri: string) => Promise<string>;
+  /**
+   * The keys of an issuer from its JWT VC Issuer Metadata (cached for a while); throws an Error that
+   * says why they cannot be had (the fetch, the document, an empty key set).
+   */
+  issuerMetadataKeys(iss: string): Promise<JWK[]>;
   /**
    * The issuers a tenant trusts by keys: this service's own issuer, plus the tenant's trusted issuers
    * (the tenant's X.509 trust anchors are the other way, see trust-anchors.ts).

@@ -358,7 +358,7 @@ describe('an issuer the tenant trusts by its keys (jwks, no x5c)', () => {
       params: { id: f.tenant.id },
       body: { issuer: iss, jwks: { keys: [{ kty, crv, x, y, kid }] } },
     });
-    expect(trusted.status).toBe(200);
+    expect(trusted.status).toBe(201);
     const holder = await ThirdPartyHolder.create();
     const credential = await badge(holder, signer, [], iss, vct);
 

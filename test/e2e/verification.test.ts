@@ -368,7 +368,8 @@ describe('other holders and issuers', () => {
         headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' },
         body: JSON.stringify({ issuer: other.service.context.config.issuerUrl }),
       });
-      expect(trust.status).toBe(200);
+      expect(trust.status).toBe(201);
+      expect(await trust.json()).toMatchObject({ warnings: [] });
       const second = await ask();
       expect((await holder3.present(second.authorization_request_uri, [issued.body.credential])).status).toBe(
         200,

@@ -98,6 +98,15 @@ describe('wallet attestation at the token endpoint (optional)', () => {
         },
       ],
       [
+        'the root in x5c (HAIP: excluding the trust anchor)',
+        {
+          'oauth-client-attestation': await provider.attest(wallet.jwk, {
+            x5c: [...provider.x5c, provider.rootX5c],
+          }),
+          'oauth-client-attestation-pop': await wallet.pop(aud),
+        },
+      ],
+      [
         'x5c of another provider',
         {
           'oauth-client-attestation': await provider.attest(wallet.jwk, { x5c: stranger.x5c }),

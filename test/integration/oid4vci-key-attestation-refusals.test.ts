@@ -66,6 +66,17 @@ describe('key attestations refused at the credential endpoint', () => {
         /not signed by a trusted wallet provider/,
       ],
       [
+        'the root in x5c',
+        await jwtWith(
+          await k.provider.attestKeys([a.jwk as JWK], {
+            ...STRONG,
+            x5c: [...k.provider.x5c, k.provider.rootX5c],
+          }),
+        ),
+        'invalid_proof',
+        /is the trust anchor itself, which must not be included in x5c/,
+      ],
+      [
         'signed by another key than the x5c leaf',
         await jwtWith(await stranger.attestKeys([a.jwk as JWK], { ...STRONG, x5c: k.provider.x5c })),
         'invalid_proof',

@@ -77,6 +77,13 @@ describe('per client address', () => {
       });
       expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
     }
+    // A person's browser on a page gets the page, not JSON.
+    for (const path of ['/oid4vci/v1/offer/some-offer', '/oauth2/authorize?client_id=x']) {
+      const res = await fetch(`${base}${path}`, from(address));
+      expect([res.status, res.headers.get('content-type')]).toEqual([429, 'text/html; charset=utf-8']);
+      expect(await res.text()).toMatch(/<h1>Too many requests<\/h1>/);
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    }
     expect((await fetch(`${base}/healthz`, from(address))).status).toBe(200);
     expect((await fetch(`${base}/oid4vci/v1/nonce`, { method: 'POST', ...from(newAddress()) })).status).toBe(
       200,

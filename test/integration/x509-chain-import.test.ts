@@ -51,7 +51,8 @@ describe('certificate signing request and chain import', () => {
     const jwk = await webcrypto.subtle.exportKey('jwk', await csr.publicKey.export());
     const published = (await f.t.service.context.signer.publicJwks('issuer')).find((k) => k.kid === body.kid);
     expect({ x: jwk.x, y: jwk.y }).toEqual({ x: published?.x, y: published?.y });
-    expect(body).toMatchObject({ uris: [issuerUrl], dns_names: [new URL(issuerUrl).hostname] });
+    // The test service is at 127.0.0.1: named by an iPAddress SAN, no dNSName.
+    expect(body).toMatchObject({ uris: [issuerUrl], dns_names: [], ip_addresses: ['127.0.0.1'] });
     const custom = await csrFor('issuer', {
       subject: 'CN=issuer.acme.test, O=ACME',
       dns_names: ['issuer.acme.test'],

@@ -7,6 +7,7 @@ import { KeyEncryption } from '../../server/keys/key-encryption.js';
 import { LocalKeyStore } from '../../server/keys/local-key-store.js';
 import { issueDirectCredential } from '../support/fixtures.js';
 import { walletHttp, walletWithCredential } from '../support/holder-setup.js';
+import { freePort } from '../support/spawned-service.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { makeTestCa } from '../support/test-ca.js';
 import { decodeHeader, decodePayload, sansOf, validateX5c, x5cVerifier } from '../support/x5c-validation.js';
@@ -15,7 +16,8 @@ import { decodeHeader, decodePayload, sansOf, validateX5c, x5cVerifier } from '.
  * Without imported chains every key carries a leaf of the deployment's development CA: checked here
  * with independent code (@peculiar/x509, @sd-jwt/sd-jwt-vc) against the root the admin API serves,
  * on everything the service signs with x5c (HAIP: chain without the trust anchor, leaf not
- * self-signed, `iss` a SAN of the leaf), and through our wallet with an x509_san_dns verifier.
+ * self-signed, `iss` a SAN of the leaf), and through our wallet with an x509_san_dns verifier (at a
+ * DNS name: one at an IP address names it as iPAddress and has no x509_san_dns identity).
  */
 let f: TenantFixture;
 let integrator: ReturnType<typeof createIntegratorClient>;
@@ -40,7 +42,9 @@ describe('development certificates', () => {
     const header = decodeHeader(credential);
     expect(header.kid).toBe(await f.t.service.context.signer.activeKid('issuer'));
     const leaf = await validateX5c(header.x5c, root);
-    expect(sansOf(leaf)).toEqual({ uri: [issuerUrl()], dns: [new URL(issuerUrl()).hostname] });
+    // The test service is at 127.0.0.1: an IP address is an iPAddress SAN, never a dNSName (RFC 5280).
+    expect(new URL(issuerUrl()).hostname).toBe('127.0.0.1');
+    expect(sansOf(leaf)).toEqual({ uri: [issuerUrl()], dns: [], ip: ['127.0.0.1'] });
     expect(decodePayload(credential).iss).toBe(issuerUrl());
 
     // The library resolves the issuer key and the status list key from x5c alone.
@@ -116,25 +120,46 @@ describe('development certificates', () => {
 
 describe('x509_san_dns verifier identity', () => {
   it('our wallet verifies an x509_san_dns request against the development root and presents', async () => {
-    const h = await walletWithCredential(integrator, f.smtp, 'san-dns@example.test');
+    // x509_san_dns names a DNS name: this service is at localhost, the one beside it at 127.0.0.1.
+    const port = await freePort();
+    const named = await startTenantFixture({ PORT: String(port), PUBLIC_URL: `http://localhost:${port}` });
+    try {
+      const ca = await named.t.admin.getDevelopmentCa();
+      if (ca.status !== 200) throw new Error(`development CA: ${ca.status}`);
+      const h = await walletWithCredential(named.integrator, named.smtp, 'san-dns@example.test');
+      const created = await named.integrator.createAuthorizationRequest({
+        body: { credential_configuration_id: 'LEARCredentialEmployee', client_id_prefix: 'x509_san_dns' },
+      });
+      if (created.status !== 201) throw new Error(`session: ${created.status}`);
+      const link = new URL(created.body.authorization_request_uri);
+      expect(link.searchParams.get('client_id')).toBe('x509_san_dns:localhost');
+      const requestObject = await (await fetch(link.searchParams.get('request_uri') ?? '')).text();
+      const leaf = await validateX5c(decodeHeader(requestObject).x5c, ca.body.certificate);
+      expect(sansOf(leaf)).toMatchObject({ dns: ['localhost'], ip: [] });
+
+      // Without a trust anchor the name means nothing: the wallet refuses before posting anything.
+      await expect(h.wallet.present(created.body.authorization_request_uri, walletHttp)).rejects.toThrow(
+        WalletError,
+      );
+      const trusted = { ...walletHttp, trustAnchors: [ca.body.certificate] };
+      await h.wallet.present(created.body.authorization_request_uri, trusted);
+      const polled = await named.integrator.getAuthorizationRequest({
+        params: { id: created.body.session_id },
+      });
+      expect(polled.status === 200 && polled.body).toMatchObject({ status: 'verified', verified: true });
+    } finally {
+      await named.stop();
+    }
+  });
+
+  it('is refused for a verifier at an IP address, whose leaf names it as iPAddress', async () => {
     const created = await integrator.createAuthorizationRequest({
       body: { credential_configuration_id: 'LEARCredentialEmployee', client_id_prefix: 'x509_san_dns' },
     });
-    if (created.status !== 201) throw new Error(`session: ${created.status}`);
-    const host = new URL(f.t.service.context.config.verifierUrl).hostname;
-    const link = new URL(created.body.authorization_request_uri);
-    expect(link.searchParams.get('client_id')).toBe(`x509_san_dns:${host}`);
-    const requestObject = await (await fetch(link.searchParams.get('request_uri') ?? '')).text();
-    const leaf = await validateX5c(decodeHeader(requestObject).x5c, root);
-    expect(sansOf(leaf).dns).toContain(host);
-
-    // Without a trust anchor the name means nothing: the wallet refuses before posting anything.
-    await expect(h.wallet.present(created.body.authorization_request_uri, walletHttp)).rejects.toThrow(
-      WalletError,
-    );
-    await h.wallet.present(created.body.authorization_request_uri, { ...walletHttp, trustAnchors: [root] });
-    const polled = await integrator.getAuthorizationRequest({ params: { id: created.body.session_id } });
-    expect(polled.status === 200 && polled.body).toMatchObject({ status: 'verified', verified: true });
+    expect(created.status).toBe(400);
+    expect(JSON.stringify(created.body)).toMatch(/x509_san_dns needs a DNS name.*127\.0\.0\.1.*x509_hash/);
+    const leaf = await validateX5c(await f.t.service.context.signer.certificateChain('verifier'), root);
+    expect(sansOf(leaf)).toMatchObject({ dns: [], ip: ['127.0.0.1'] });
   });
 
   it('x509_hash stays the default, with the hash of the development leaf', async () => {

@@ -41,6 +41,8 @@ export async function makeWalletProvider(name = 'Wallet Provider') {
   const x5c = [leaf, ca.intermediate].map((c) => Buffer.from(c.rawData).toString('base64'));
   return {
     rootPem: ca.root.toString('pem'),
+    /** The root as an x5c entry: HAIP keeps it out of x5c, a negative test puts it in. */
+    rootX5c: Buffer.from(ca.root.rawData).toString('base64'),
     x5c,
     /** A client attestation of `instanceJwk` for the wallet `sub` (default: one wallet app for all instances). */
     attest: (instanceJwk: JWK, o: AttestationOptions = {}) => {

@@ -45,6 +45,7 @@ export function sansOf(cert: x509.X509Certificate) {
   const names = cert.getExtension(x509.SubjectAlternativeNameExtension)?.names.toJSON() ?? [];
   return {
     dns: names.filter((n) => n.type === 'dns').map((n) => n.value),
+    ip: names.filter((n) => n.type === 'ip').map((n) => n.value),
     uri: names.filter((n) => n.type === 'url').map((n) => n.value),
   };
 }

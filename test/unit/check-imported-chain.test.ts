@@ -102,4 +102,20 @@ describe('checkImportedChain', () => {
     // Keys of other purposes are not named by anyone's policy.
     expect(await check(pem(elsewhere, ca.intermediate), 'audit')).toHaveLength(2);
   });
+
+  it('a service at an IP address is named by an iPAddress SAN, not a dNSName', async () => {
+    const at = { issuerUrl: 'http://[::1]:3000', verifierUrl: 'http://[::1]:3000', organization: 'T' };
+    const checkAt = (leaf: x509.X509Certificate, purpose: KeyPurpose) =>
+      checkImportedChain(pem(leaf, ca.intermediate), spki, purpose, certificateNamesFor(purpose, at));
+    const ip = await ca.issueKey(keys.publicKey, {
+      san: new x509.SubjectAlternativeNameExtension([{ type: 'ip', value: '0:0:0:0:0:0:0:1' }]),
+    });
+    expect(await checkAt(ip, 'verifier')).toHaveLength(2);
+    expect(await checkAt(ip, 'issuer')).toHaveLength(2);
+    const dnsOnly = await ca.issueKey(keys.publicKey, { san: san(['::1'], []) });
+    await expect(checkAt(dnsOnly, 'verifier')).rejects.toMatchObject({
+      message:
+        'certificate_chain: the leaf certificate does not name ::1 (IP address) as subject alternative name',
+    });
+  });
 });

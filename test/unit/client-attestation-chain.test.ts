@@ -10,8 +10,10 @@ const der = (c: x509.X509Certificate) => Buffer.from(c.rawData).toString('base64
 
 /**
  * The wallet attestation's `x5c` goes through the verifier's chain check (validateChain): its
- * failures come out as invalid_client, and what that check allows (a trailing copy of the root) or
- * refuses (a leaf that may not sign) holds for attestations too.
+ * failures come out as invalid_client, and what that check refuses (a leaf that may not sign) holds
+ * for attestations too. The one difference: the root itself in x5c, which the verifier drops from a
+ * credential's chain, is refused here (HAIP, Wallet Attestation: the chain "excluding the trust
+ * anchor"; issue 21).
  */
 describe('client attestation x5c', () => {
   let ca: TestCa;
@@ -37,11 +39,24 @@ describe('client attestation x5c', () => {
   const leaf = (keyUsage?: x509.KeyUsageFlags) =>
     ca.issueKey(signer.publicKey, { subject: 'CN=attestation signer', ...(keyUsage ? { keyUsage } : {}) });
 
-  it('accepts leaf and issuing CA, and tolerates a trailing copy of the root', async () => {
+  it('accepts leaf and issuing CA', async () => {
+    const x5c = [der(await leaf()), der(ca.intermediate)];
+    expect(await verifyClientAttestation(await attest(x5c), anchors)).toMatchObject({
+      sub: 'https://wallet.example/app',
+    });
+  });
+
+  it('refuses the root in x5c, trailing or anywhere, as invalid_client saying so', async () => {
     const chain = [der(await leaf()), der(ca.intermediate)];
-    for (const x5c of [chain, [...chain, der(ca.root)]]) {
-      expect(await verifyClientAttestation(await attest(x5c), anchors)).toMatchObject({
-        sub: 'https://wallet.example/app',
+    for (const [x5c, at] of [
+      [[...chain, der(ca.root)], 2],
+      [[chain[0] as string, der(ca.root), chain[1] as string], 1],
+      [[der(ca.root)], 0],
+    ] as const) {
+      const refused = verifyClientAttestation(await attest([...x5c]), anchors);
+      await expect(refused).rejects.toMatchObject({ status: 401, error: 'invalid_client' });
+      await expect(refused).rejects.toMatchObject({
+        description: `client attestation x5c: certificate ${at} of x5c (${ca.root.subject}) is the trust anchor itself, which must not be included in x5c (HAIP 1.0)`,
       });
     }
   });

@@ -59,9 +59,13 @@ describe('key attestation JWT', () => {
     });
   });
 
-  it('tolerates a trailing copy of the root, like the wallet attestation check', async () => {
+  it('refuses the root in x5c (HAIP: MUST NOT be included), like the wallet attestation check', async () => {
     const jwt = await sign({ attested_keys: [holder] }, [...x5c, der(ca.root)]);
-    expect((await verifyKeyAttestation(jwt, anchors, 'jwt', now)).attestedKeys).toHaveLength(1);
+    const refused = verifyKeyAttestation(jwt, anchors, 'jwt', now);
+    await expect(refused).rejects.toMatchObject({ error: 'invalid_proof' });
+    await expect(refused).rejects.toMatchObject({
+      description: expect.stringMatching(/certificate 2 of x5c \(CN=.*\) is the trust anchor itself/),
+    });
   });
 
   it('refuses a self-signed signing certificate (HAIP) as invalid_proof', async () => {

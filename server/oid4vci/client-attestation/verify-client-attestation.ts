@@ -19,13 +19,16 @@ export interface VerifiedAttestation {
 }
 
 /**
- * The wallet provider's key from the attestation's `x5c` (HAIP, Wallet Attestation): the same chain
- * check as a credential's `x5c` at the verifier (RFC 5280 path rules, leaf not self-signed, a trailing
- * copy of the root tolerated), to one of the operator's wallet provider roots, as invalid_client.
+ * The wallet provider's key from the attestation's `x5c` (HAIP 1.0, Wallet Attestation):
+ * the same chain check as a credential's `x5c` at the verifier (RFC 5280 path rules, leaf not
+ * self-signed), to one of the operator's wallet provider roots, as invalid_client. Unlike the
+ * verifier, the root itself in x5c is refused: HAIP sends the chain "excluding the trust anchor",
+ * and a wallet provider is a party this issuer's operator chose to trust, held to the profile.
  */
 function attestationKey(x5c: unknown, anchors: readonly Certificate[], now: number): KeyObject {
+  const time = { now: Math.floor(now / 1000), skewSeconds: 0 };
   try {
-    return validateChain(x5c, anchors, { now: Math.floor(now / 1000), skewSeconds: 0 }).leaf.node.publicKey;
+    return validateChain(x5c, anchors, time, 'refused').leaf.node.publicKey;
   } catch (e) {
     if (!(e instanceof ChainError)) throw e;
     throw invalidClient(

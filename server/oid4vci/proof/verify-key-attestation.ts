@@ -28,12 +28,13 @@ export interface VerifiedKeyAttestation {
 
 /**
  * The key of the wallet provider (or key storage provider) that signed the attestation, from its
- * `x5c` (HAIP, Key Attestation): the leaf is not self-signed, the root is not included and is one
- * of the operator's wallet provider roots, as for wallet attestations.
+ * `x5c` (HAIP 1.0, Key Attestation): the leaf is not self-signed, the chain leads to
+ * one of the operator's wallet provider roots, and that root is not in x5c ("MUST NOT be
+ * included"), as for wallet attestations.
  */
 function signerKey(x5c: unknown, anchors: readonly Certificate[], now: number) {
   try {
-    return validateChain(x5c, anchors, { now, skewSeconds: 0 }).leaf.node.publicKey;
+    return validateChain(x5c, anchors, { now, skewSeconds: 0 }, 'refused').leaf.node.publicKey;
   } catch (e) {
     if (!(e instanceof ChainError)) throw e;
     throw invalidProof(

@@ -16,7 +16,10 @@ export async function trustedIssuerKeys(
   try {
     found = await trustedIssuers(iss);
   } catch (e) {
-    reject('untrusted_issuer', `the keys of issuer ${iss} cannot be resolved`, e);
+    // The cause says why (a fetch that failed, a document that does not fit): the integrator who
+    // trusted the issuer needs it to mend the registration or the issuer's metadata.
+    const why = e instanceof Error ? e.message : String(e);
+    reject('untrusted_issuer', `the keys of trusted issuer ${iss} cannot be resolved: ${why}`, e);
   }
   const resolved: TrustedIssuerKeys | undefined = Array.isArray(found)
     ? { keys: found, method: 'jwks' }

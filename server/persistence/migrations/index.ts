@@ -26,6 +26,7 @@ import { Migration20261124000500_haip_profile } from './Migration20261124000500_
 import { Migration20261125000100_scim_list_changes } from './Migration20261125000100_scim_list_changes.js';
 import { Migration20261126000100_awaiting_redirect } from './Migration20261126000100_awaiting_redirect.js';
 import { Migration20261126000200_mdoc_configurations } from './Migration20261126000200_mdoc_configurations.js';
+import { Migration20261126000500_trusted_issuer_keys } from './Migration20261126000500_trusted_issuer_keys.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -65,4 +66,8 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261125000100_scim_list_changes', class: Migration20261125000100_scim_list_changes },
   { name: 'Migration20261126000100_awaiting_redirect', class: Migration20261126000100_awaiting_redirect },
   { name: 'Migration20261126000200_mdoc_configurations', class: Migration20261126000200_mdoc_configurations },
+  {
+    name: 'Migration20261126000500_trusted_issuer_keys',
+    class: Migration20261126000500_trusted_issuer_keys,
+  },
 ];
