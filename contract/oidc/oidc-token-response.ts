@@ -16,6 +16,6 @@ export const OidcTokenResponse = z.object({
     .string()
     .optional()
     .describe(
-      'Credential issuer, when the tenant allows credential refresh: for grant_type=refresh_token; good once, each use returns a new one',
+      'Credential issuer, when the tenant allows credential refresh: for grant_type=refresh_token. DPoP-bound: not rotated, a refresh returns the same one; unbound: good once, each use returns a new one',
     ),
 });
