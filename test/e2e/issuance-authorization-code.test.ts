@@ -211,6 +211,42 @@ describe('authorization code flow with PAR, PKCE and a mailed one-time code', ()
     expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
+  it('revokes the access and refresh tokens of a code’s first use when the code comes again', async () => {
+    const tenant = { params: { id: f.tenant.id } };
+    await f.t.admin.updateTenant({ ...tenant, body: { refresh_token_expires_in: 3600 } });
+    try {
+      const o = await authorizationCodeOffer();
+      const { code, verifier } = await codeFor(o);
+      const first = (await (await token(code, verifier)).json()) as Record<string, string>;
+      expect(first.refresh_token).toMatch(/^vci_rt_/);
+      const again = await token(code, verifier);
+      expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
+      // RFC 6749 section 4.1.2: what the first use got is revoked.
+      const credential = await fetch(`${f.t.baseUrl}/oid4vci/v1/credential`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${first.access_token}` },
+        body: JSON.stringify({ credential_configuration_id: 'LEARCredentialEmployee' }),
+      });
+      expect([credential.status, ((await credential.json()) as { error: string }).error]).toEqual([
+        401,
+        'invalid_token',
+      ]);
+      const refreshed = await form(`${f.t.baseUrl}/oauth2/token`, {
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh_token as string,
+      });
+      expect(await refreshed.json()).toMatchObject({ error: 'invalid_grant' });
+      const audit = await f.sql.query(
+        `select action from (select action, subject from audit_event
+           union all select action, subject from audit_pending) e where subject = $1`,
+        [o.offerId],
+      );
+      expect(audit.rows.map((r) => r.action)).toContain('authorization_code.replayed');
+    } finally {
+      await f.t.admin.updateTenant({ ...tenant, body: { refresh_token_expires_in: null } });
+    }
+  });
+
   it('takes a request_uri once, and not an unknown one', async () => {
     const o = await authorizationCodeOffer();
     const pushed = await par(o.location);

@@ -96,9 +96,9 @@ describe('credential refresh by a third-party wallet', () => {
     expect((await refreshTokensOf(res.body.offer_id)).map((r) => r.used_at)).toEqual([null]);
 
     // Without the DPoP key the token is worth nothing, and trying leaves it as it was.
-    await expect(
-      wallet.refresh(issuer, CONFIGURATION, first.refreshToken as string),
-    ).rejects.toMatchObject({ errorResponse: { error: 'invalid_dpop_proof' } });
+    await expect(wallet.refresh(issuer, CONFIGURATION, first.refreshToken as string)).rejects.toMatchObject({
+      errorResponse: { error: 'invalid_dpop_proof' },
+    });
     expect((await refreshTokensOf(res.body.offer_id)).map((r) => r.used_at)).toEqual([null]);
   });
 

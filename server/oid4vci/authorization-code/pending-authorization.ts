@@ -42,7 +42,13 @@ export const keys = {
   pushed: (id: string) => `vci-par:${sha256(id)}`,
   signIn: (session: string) => `vci-sign-in:${sha256(session)}`,
   code: (code: string) => `vci-code:${sha256(code)}`,
+  /** The issuance a code redeemed, and the flag of a replay that came while it was redeemed. */
+  redeemed: (code: string) => `vci-code-redeemed:${sha256(code)}`,
+  replayed: (code: string) => `vci-code-replayed:${sha256(code)}`,
 };
+
+/** The claim of a record that takeOnce took: it outlives the record by the claim's TTL. */
+export const takenKey = (key: string) => `${key}:taken`;
 
 /**
  * Takes a record once: of two requests racing with the same secret only one gets it, on any node
@@ -51,7 +57,7 @@ export const keys = {
 export async function takeOnce<T>(store: TtlStore, key: string, ttlSeconds: number): Promise<T | undefined> {
   const raw = await store.get(key);
   if (!raw) return undefined;
-  if (!(await store.setIfAbsent(`${key}:taken`, '1', ttlSeconds))) return undefined;
+  if (!(await store.setIfAbsent(takenKey(key), '1', ttlSeconds))) return undefined;
   await store.delete(key);
   return JSON.parse(raw) as T;
 }
