@@ -24,6 +24,7 @@ import { authenticateClient } from './client-authentication.js';
 import { exchangeAuthorizationCode } from './exchange-authorization-code.js';
 import { exchangeResponseCode } from './exchange-response-code.js';
 import { authorizationServerMetadata, oidcEndpoints } from './openid-configuration.js';
+import { refuseOtherMethods } from './post-only-endpoints.js';
 import { assertServableLayout, servedRoles } from './served-roles.js';
 import { readUserinfo } from './userinfo.js';
 
@@ -113,4 +114,5 @@ export function mountOidc(
   });
   app.get('/oauth2/userinfo', userinfo);
   app.post('/oauth2/userinfo', userinfo);
+  refuseOtherMethods(app);
 }
