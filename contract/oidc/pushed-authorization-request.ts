@@ -13,7 +13,11 @@ export const PushedAuthorizationRequest = z.object({
   state: z.string().optional(),
   code_challenge: z.string().regex(S256_CODE_CHALLENGE),
   code_challenge_method: z.literal('S256'),
-  scope: z.string().describe('Exactly one credential configuration, by its scope in the issuer metadata'),
+  scope: z
+    .string()
+    .describe(
+      'Space-separated; each value naming a credential configuration (its scope in the issuer metadata) is a request of its own, unknown values are ignored, at least one must be known (else invalid_scope)',
+    ),
   issuer_state: z.string().describe('The issuer_state of the credential offer’s authorization_code grant'),
   dpop_jkt: z.string().optional().describe('Binds the code to this DPoP key (RFC 9449 section 10)'),
 });

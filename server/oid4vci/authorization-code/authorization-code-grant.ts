@@ -12,6 +12,7 @@ import { ACCESS_TOKEN_TTL_SECONDS } from '../access-token-store.js';
 import { invalidClient } from '../client-attestation/client-attestation-errors.js';
 import { invalidDpopProof } from '../dpop/dpop-errors.js';
 import { formParameter } from '../form-parameter.js';
+import { credentialScope } from '../issuer-metadata.js';
 import { invalidGrant } from '../oauth-error.js';
 import { redeemOffer } from '../redeem-offer.js';
 import { walletProofs } from '../wallet-proofs.js';
@@ -52,7 +53,8 @@ async function issuanceOf(tx: EntityManager, services: IssuanceServices, pending
  * RFC 6749 section 4.1.3 for an issuance code: PKCE (S256) verified, redirect_uri and client the
  * ones of the pushed request, the DPoP key the code was bound to at PAR (RFC 9449 section 10), and
  * the code used once. Every check runs before the code is taken, so a wrong verifier leaves it
- * usable; the access token is then one the credential endpoint accepts for the offer's issuance. A
+ * usable; the access token is then one the credential endpoint accepts for the offer's issuance
+ * (`scope` names its configuration, of those the request asked for). A
  * code presented again after it was taken revokes the tokens of its first use (code-replay.ts).
  */
 export async function authorizationCodeGrant(
@@ -93,13 +95,13 @@ export async function authorizationCodeGrant(
     throw invalidGrant('unknown, used or expired authorization code');
   }
   await proofs.spend(req.em);
-  const { issuanceId, tokens } = await req.em.transactional(async (tx) => {
+  const { issuanceId, configurationId, tokens } = await req.em.transactional(async (tx) => {
     const issuance = await issuanceOf(tx, services, pending);
     if (issuance?.status !== 'offered' || issuance.expiresAt <= new Date())
       throw invalidGrant('the offer was used or has expired');
     const binding = { dpopJkt: dpop?.jkt, clientId: wallet?.clientId };
     const redeemed = await redeemOffer(tx, issuance, binding, { grant_type: 'authorization_code' });
-    return { issuanceId: issuance.id, tokens: redeemed };
+    return { issuanceId: issuance.id, configurationId: issuance.configurationId, tokens: redeemed };
   });
   await rememberRedeemedCode(req.em, store, code, issuanceId);
   proofs.sendNextNonce(res);
@@ -107,6 +109,8 @@ export async function authorizationCodeGrant(
     access_token: tokens.accessToken,
     token_type: dpop ? ('DPoP' as const) : ('Bearer' as const),
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    // RFC 6749 section 5.1: what was granted, which may be less than the scope asked for.
+    scope: credentialScope(configurationId),
     ...(tokens.refreshToken ? { refresh_token: tokens.refreshToken } : {}),
   };
 }

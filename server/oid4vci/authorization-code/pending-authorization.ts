@@ -11,7 +11,13 @@ export interface PendingAuthorization {
   /** The offer of an issuer-initiated request (from its issuer_state); absent when wallet-initiated. */
   issuanceId?: string;
   tenantId?: string;
+  /**
+   * The configuration the code is for: the offer's; wallet-initiated, the one the signed-in holder's
+   * tenant issues them (until the sign-in, the first of `requested`).
+   */
   configurationId: string;
+  /** Wallet-initiated: every known configuration the scope asked for, each a request of its own. */
+  requested?: string[];
   clientId: string;
   redirectUri: string;
   state?: string;
@@ -22,6 +28,10 @@ export interface PendingAuthorization {
   /** Wallet-initiated: the SCIM user the holder signed in as (set when the sign-in succeeds). */
   holder?: HolderRef;
 }
+
+/** The configurations a request asked for (records pushed before `requested` existed name one). */
+export const requestedOf = (pending: PendingAuthorization): readonly string[] =>
+  pending.requested ?? [pending.configurationId];
 
 /** RFC 9126 section 2.2: short-lived, one use. */
 export const REQUEST_URI_TTL_SECONDS = 60;
