@@ -157,8 +157,8 @@ describe('authorization code flow with PAR, PKCE and a mailed one-time code', ()
         code_challenge_methods_supported: ['S256'],
         authorization_response_iss_parameter_supported: true,
         grant_types_supported: expect.arrayContaining(['authorization_code']),
-        // Shared with the OpenID provider, whose relying parties do not push their requests.
-        require_pushed_authorization_requests: false,
+        // Shared with the OpenID provider, whose relying parties push theirs too (one document).
+        require_pushed_authorization_requests: true,
       });
     }
     const o = await authorizationCodeOffer();
