@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { S256_CODE_CHALLENGE } from './pkce.js';
 
 /**
- * The query of GET /oauth2/authorize, one of two requests; each parameter may appear once.
- * - A relying party's sign-in (OpenID Connect Core 3.1.2.1, authorization code flow, PKCE S256): every
- *   parameter but request_uri, which it must not send.
- * - A wallet's issuance (OID4VCI 1.0 section 5, after PAR): client_id and request_uri only.
+ * The query of GET /oauth2/authorize; each parameter may appear once. After PAR (RFC 9126), a wallet's
+ * issuance or a relying party's sign-in: client_id and request_uri only. A relying party's sign-in
+ * sent directly (OpenID Connect Core 3.1.2.1, PKCE S256), every parameter but request_uri, is taken
+ * only by the verifier on a host name of its own; where the server is also the issuer's it requires
+ * PAR and sends the request back to the redirect_uri with invalid_request.
  */
 export const OidcAuthorizeQuery = z.object({
   client_id: z
@@ -15,12 +16,12 @@ export const OidcAuthorizeQuery = z.object({
     .string()
     .optional()
     .describe(
-      'Issuance: the request_uri /oauth2/par returned; the page then asks for a code mailed to the holder',
+      'The request_uri /oauth2/par returned: a sign-in’s login page, or an issuance’s page that asks for a code mailed to the holder',
     ),
   redirect_uri: z
     .string()
     .optional()
-    .describe('Sign-in: one of the client’s registered redirect URIs, character for character'),
+    .describe('Sign-in without PAR: one of the client’s registered redirect URIs, character for character'),
   response_type: z.literal('code').optional().describe('Sign-in: required'),
   scope: z.string().optional().describe('Sign-in: space-separated, must contain openid'),
   state: z.string().max(1024).optional().describe('Sign-in: returned unchanged to the redirect_uri'),

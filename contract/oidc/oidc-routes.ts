@@ -49,9 +49,11 @@ export const oidcRoutes = c.router(
         401: OAuthErrorResponse,
         404: OAuthErrorResponse,
         ...tooMany,
+        503: OAuthErrorResponse,
       },
       summary:
-        'A wallet pushes its authorization request for the credential of an offer (authorization_code grant); 404 where the host is not the issuer',
+        'A wallet pushes its authorization request for a credential, a relying party its sign-in request (RFC 9126); 404 at a host name that is neither the issuer’s nor the verifier’s',
+      metadata: { security: 'token-client' },
     },
     authorize: {
       method: 'GET',

@@ -42,7 +42,7 @@ export const OidcTokenRequest = z.object({
     .string()
     .optional()
     .describe(
-      'refresh_token (credential issuer): the refresh token of the last token response; used once, then replaced',
+      'refresh_token (credential issuer): the refresh token of the last token response; DPoP-bound ones stay the same, others are used once and replaced',
     ),
 });
 

@@ -11,11 +11,16 @@ export const OidcTokenResponse = z.object({
     .string()
     .optional()
     .describe('authorization_code: the ID token (ES256) with the claims read from the presented credential'),
-  scope: z.string().optional(),
+  scope: z
+    .string()
+    .optional()
+    .describe(
+      'What was granted: openid for a sign-in; for an issuance code, the scope of the one credential configuration the token is for (of those the request asked for)',
+    ),
   refresh_token: z
     .string()
     .optional()
     .describe(
-      'Credential issuer, when the tenant allows credential refresh: for grant_type=refresh_token; good once, each use returns a new one',
+      'Credential issuer, when the tenant allows credential refresh: for grant_type=refresh_token. DPoP-bound: not rotated, a refresh returns the same one; unbound: good once, each use returns a new one',
     ),
 });

@@ -3,10 +3,12 @@ import type { AppContext } from '../app-context.js';
 import { asyncHandler } from '../http/async-handler.js';
 import { allowLogo, loadTenantPage, renderErrorPage } from '../tenants/branded-page.js';
 import { dcApiResponsePath } from '../verification/dc-api-request.js';
-import { AuthorizationError, readAuthorizationRequest, redirectTo } from './authorization-request.js';
+import { AuthorizationError, redirectTo } from './authorization-request.js';
 import { issueAuthorizationCode } from './issue-authorization-code.js';
 import { renderLoginPage } from './login-page.js';
 import { LOGIN_SCRIPT } from './login-script.js';
+import { isSignInRequestUri } from './pushed-sign-in.js';
+import { signInRequestOf } from './sign-in-request.js';
 import { COMPLETE_PATH, startLogin } from './start-login.js';
 
 export const LOGIN_SCRIPT_PATH = '/oauth2/login.js';
@@ -22,7 +24,7 @@ function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-type Ctx = Pick<AppContext, 'config' | 'verifier'>;
+type Ctx = Pick<AppContext, 'config' | 'verifier' | 'shared'>;
 
 /** Renders an AuthorizationError: to the client's redirect_uri when it is trusted, else as a page. */
 function sendAuthorizationError(res: Response, e: AuthorizationError, issuer: string) {
@@ -34,8 +36,9 @@ function sendAuthorizationError(res: Response, e: AuthorizationError, issuer: st
 }
 
 /**
- * The browser side of the OpenID Connect login: GET /oauth2/authorize validates the request, starts
- * a presentation session and shows the login page; the page's script (GET /oauth2/login.js) waits
+ * The browser side of the OpenID Connect login: GET /oauth2/authorize takes the request a relying
+ * party pushed (or, where allowed, the query itself: sign-in-request.ts), starts a presentation
+ * session and shows the login page; a request_uri of the issuer's PAR goes on to its sign-in; the page's script (GET /oauth2/login.js) waits
  * for the wallet and goes to GET /oauth2/authorize/complete, which sends the browser back to the
  * client with a code (or an error).
  */
@@ -45,10 +48,12 @@ export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
 
   app.get(
     '/oauth2/authorize',
-    asyncHandler(async (req, res) => {
+    asyncHandler(async (req, res, next) => {
+      const requestUri = req.query.request_uri;
+      if (requestUri !== undefined && !isSignInRequestUri(requestUri)) return next();
       res.setHeader('Cache-Control', 'no-store');
       try {
-        const request = await readAuthorizationRequest(req.em, req);
+        const request = await signInRequestOf(req, ctx.config, ctx.shared.ttl);
         const login = await startLogin(req.em, ctx.verifier, request);
         res.cookie(cookieName(login.sessionId), login.browserSecret, {
           path: COOKIE_PATH,

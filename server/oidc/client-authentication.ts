@@ -23,14 +23,15 @@ const formField = (req: Request, name: string) =>
   typeof req.body?.[name] === 'string' ? (req.body[name] as string) : undefined;
 
 /**
- * Authenticates the caller of the token endpoint by exactly one method (RFC 6749 section 2.3):
- * HTTP Basic, client_secret in the form, or a private_key_jwt assertion (RFC 7523, aud = the token
- * endpoint, single-use jti). A registered client must use the method it registered.
+ * Authenticates the caller of the token endpoint (or of PAR, RFC 9126 section 2) by exactly one
+ * method (RFC 6749 section 2.3): HTTP Basic, client_secret in the form, or a private_key_jwt
+ * assertion (RFC 7523, aud one of `audiences`: the endpoint called, and at PAR also the issuer and
+ * the token endpoint; single-use jti). A registered client must use the method it registered.
  */
 export async function authenticateClient(
   em: EntityManager,
   req: Request,
-  tokenEndpoint: string,
+  audiences: string | string[],
 ): Promise<AuthenticatedClient> {
   const basic = /^Basic +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1];
   const postedSecret = formField(req, 'client_secret');
@@ -44,7 +45,7 @@ export async function authenticateClient(
       throw invalidClient(`client_assertion_type must be ${JWT_BEARER_ASSERTION}`);
     return {
       kind: 'relying-party',
-      client: await verifyClientAssertion(em, assertion, formClientId, tokenEndpoint),
+      client: await verifyClientAssertion(em, assertion, formClientId, audiences),
     };
   }
   let id = formClientId;
@@ -83,7 +84,7 @@ async function verifyClientAssertion(
   em: EntityManager,
   assertion: string,
   formClientId: string | undefined,
-  tokenEndpoint: string,
+  audiences: string | string[],
 ): Promise<OidcClient> {
   let sub: unknown;
   try {
@@ -102,7 +103,7 @@ async function verifyClientAssertion(
     ({ payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks as unknown as JSONWebKeySet), {
       issuer: client.id,
       subject: client.id,
-      audience: tokenEndpoint,
+      audience: audiences,
       algorithms: ASSERTION_ALGORITHMS,
       requiredClaims: ['exp', 'jti'],
       clockTolerance: 30,

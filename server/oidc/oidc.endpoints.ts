@@ -24,6 +24,8 @@ import { authenticateClient } from './client-authentication.js';
 import { exchangeAuthorizationCode } from './exchange-authorization-code.js';
 import { exchangeResponseCode } from './exchange-response-code.js';
 import { authorizationServerMetadata, oidcEndpoints } from './openid-configuration.js';
+import { mountPar } from './par-endpoint.js';
+import { refuseOtherMethods } from './post-only-endpoints.js';
 import { assertServableLayout, servedRoles } from './served-roles.js';
 import { readUserinfo } from './userinfo.js';
 
@@ -52,9 +54,10 @@ export function mountOidc(
       res.json({ keys: await ctx.signer.publicJwks('oidc') });
     }),
   );
-  // First: it takes the authorization requests that come with a request_uri (issuance, PAR).
-  mountIssuanceAuthorization(app, ctx);
+  mountPar(app, ctx);
+  // First: it hands the request_uris of the issuer's PAR on to the issuance sign-in.
   mountAuthorizationEndpoint(app, ctx);
+  mountIssuanceAuthorization(app, ctx);
   app.post(
     '/oauth2/token',
     formBody('16kb'),
@@ -113,4 +116,5 @@ export function mountOidc(
   });
   app.get('/oauth2/userinfo', userinfo);
   app.post('/oauth2/userinfo', userinfo);
+  refuseOtherMethods(app);
 }

@@ -1,6 +1,6 @@
 import { PRE_AUTHORIZED_CODE_GRANT } from '../../contract/issuance/issuance-request.js';
 import { ASSERTION_ALGORITHMS } from './client-authentication.js';
-import type { ServedRoles } from './served-roles.js';
+import { requiresPar, type ServedRoles } from './served-roles.js';
 
 export const oidcEndpoints = (verifierUrl: string) => ({
   authorization: `${verifierUrl}/oauth2/authorize`,
@@ -28,6 +28,10 @@ export const oidcEndpoints = (verifierUrl: string) => ({
  * For the pre-authorized code grant it also takes DPoP proofs (RFC 9449 section 5.1, ES256) and a
  * wallet attestation as client authentication (`attest_jwt_client_auth`); with
  * WALLET_ATTESTATION_REQUIRED the attestation is the only method, and anonymous access ends.
+ *
+ * Both kinds of client push their authorization requests to one PAR endpoint (RFC 9126), and
+ * `require_pushed_authorization_requests` is true wherever the issuer's server is (requiresPar): the
+ * document describes one server, and what it says holds for every client it names.
  */
 export function authorizationServerMetadata(
   at: ServedRoles,
@@ -50,21 +54,19 @@ export function authorizationServerMetadata(
     ...(at.verifier ? { token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS } : {}),
     ...(at.issuer ? { 'pre-authorized_grant_anonymous_access_supported': anonymous } : {}),
     ...(at.issuer ? { dpop_signing_alg_values_supported: ['ES256'] } : {}),
-    ...(at.issuer ? issuanceAuthorizationMetadata(e, !at.verifier) : {}),
+    ...(at.issuer ? issuanceAuthorizationMetadata(e) : {}),
     ...(at.verifier ? openIdProviderMetadata(e) : {}),
+    pushed_authorization_request_endpoint: e.pushedAuthorizationRequest,
+    require_pushed_authorization_requests: requiresPar(at),
   };
 }
 
 /**
- * The issuer's authorization code flow (OID4VCI 1.0 section 5, HAIP 1.0): PAR, PKCE with S256 only,
- * `iss` in the response. PAR is required for every issuance request, but `require_pushed_authorization_requests`
- * can only say so where the server is the issuer alone: on a shared origin the OpenID provider's
- * relying parties still send plain authorization requests, and would be told to push them.
+ * The issuer's authorization code flow (OID4VCI 1.0 section 5, HAIP 1.0): PAR (required, see
+ * above), PKCE with S256 only, `iss` in the response.
  */
-const issuanceAuthorizationMetadata = (e: ReturnType<typeof oidcEndpoints>, issuerOnly: boolean) => ({
+const issuanceAuthorizationMetadata = (e: ReturnType<typeof oidcEndpoints>) => ({
   authorization_endpoint: e.authorization,
-  pushed_authorization_request_endpoint: e.pushedAuthorizationRequest,
-  require_pushed_authorization_requests: issuerOnly,
   response_types_supported: ['code'],
   code_challenge_methods_supported: ['S256'],
   authorization_response_iss_parameter_supported: true,

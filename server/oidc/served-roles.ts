@@ -38,3 +38,11 @@ export function servedRoles({ issuerUrl, verifierUrl }: Urls, hostname: string):
   if (host === new URL(verifierUrl).hostname) return { base: verifierUrl, issuer: false, verifier: true };
   return undefined;
 }
+
+/**
+ * RFC 9126 section 5: whether the server at an origin takes authorization requests only pushed. The
+ * issuer's always (HAIP 1.0, FAPI 2.0). Where the issuer's server is also the OpenID provider (one
+ * host name), its metadata is one document that must hold for every client, so relying parties push
+ * theirs too; only the verifier alone on a host name of its own also takes plain requests.
+ */
+export const requiresPar = (at: ServedRoles): boolean => at.issuer;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { employeePayload } from '../support/fixtures.js';
+import { pushSignIn } from '../support/pushed-sign-in.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 
 /**
@@ -45,7 +46,7 @@ async function loginPage() {
     } as never,
   });
   if (client.status !== 201) throw new Error(`client: ${client.status}`);
-  const query = new URLSearchParams({
+  const params = {
     response_type: 'code',
     client_id: client.body.client_id,
     redirect_uri: 'https://rp.example/cb',
@@ -54,8 +55,10 @@ async function loginPage() {
     nonce: randomBytes(8).toString('hex'),
     code_challenge: createHash('sha256').update('v'.repeat(43)).digest('base64url'),
     code_challenge_method: 'S256',
-  });
-  const page = await fetch(`${f.t.baseUrl}/oauth2/authorize?${query}`, { redirect: 'manual' });
+  };
+  const basic = { id: client.body.client_id, secret: client.body.client_secret as string };
+  const pushed = await pushSignIn(f.t.baseUrl, params, { basic });
+  const page = await fetch(pushed.url, { redirect: 'manual' });
   return { page, html: await page.text() };
 }
 

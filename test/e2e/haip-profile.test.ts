@@ -7,6 +7,7 @@ import { publishedStatus } from '../support/credential-status.js';
 import { openEventStream } from '../support/event-stream.js';
 import { walletHttp, walletWithCredential } from '../support/holder-setup.js';
 import { certificate, type IssuerPki, issuerPki, issueWithX5c, type Node } from '../support/issuer-x509.js';
+import { pushSignIn } from '../support/pushed-sign-in.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
 import { until } from '../support/until.js';
@@ -114,8 +115,9 @@ describe('switching the profile on', () => {
       } as never,
     });
     if (client.status !== 201) throw new Error(`client: ${client.status}`);
-    const authorize = await fetch(
-      `${f.t.baseUrl}/oauth2/authorize?${new URLSearchParams({
+    const pushed = await pushSignIn(
+      f.t.baseUrl,
+      {
         response_type: 'code',
         client_id: client.body.client_id,
         redirect_uri: 'https://rp.example/cb',
@@ -124,9 +126,10 @@ describe('switching the profile on', () => {
         nonce: 'nn',
         code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
         code_challenge_method: 'S256',
-      })}`,
-      { redirect: 'manual' },
+      },
+      { basic: { id: client.body.client_id, secret: client.body.client_secret as string } },
     );
+    const authorize = await fetch(pushed.url, { redirect: 'manual' });
     expect(authorize.status).toBe(303);
     const back = new URL(authorize.headers.get('location') ?? '');
     expect(back.searchParams.get('error')).toBe('unauthorized_client');

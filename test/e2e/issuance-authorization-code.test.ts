@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerCredentialRequest } from '../support/bearer-credential-request.js';
 import { dpopKey } from '../support/dpop-proof.js';
 import { employeePayload } from '../support/fixtures.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
@@ -23,6 +24,18 @@ const REDIRECT = 'https://wallet.example/callback';
 beforeAll(async () => {
   ({ provider, anchors, remove: removeAnchors } = await walletProviderWithAnchorsFile());
   f = await startTenantFixture({ WALLET_PROVIDER_TRUST_ANCHORS: anchors });
+  // A second configuration with a scope of its own, for requests that name several.
+  const badge = await f.t.admin.putCredentialConfiguration({
+    params: { configurationId: 'AccessBadge' },
+    body: {
+      payload_schema: { type: 'object', properties: { level: { type: 'integer' } } },
+      selectively_disclosable: [],
+      validity_seconds: 3600,
+      display: [{ locale: 'en', name: 'Access badge' }],
+      claims: [],
+    },
+  });
+  if (badge.status !== 200) throw new Error(`configuration: ${badge.status}`);
 });
 afterAll(async () => {
   await f?.stop();
@@ -144,8 +157,8 @@ describe('authorization code flow with PAR, PKCE and a mailed one-time code', ()
         code_challenge_methods_supported: ['S256'],
         authorization_response_iss_parameter_supported: true,
         grant_types_supported: expect.arrayContaining(['authorization_code']),
-        // Shared with the OpenID provider, whose relying parties do not push their requests.
-        require_pushed_authorization_requests: false,
+        // Shared with the OpenID provider, whose relying parties push theirs too (one document).
+        require_pushed_authorization_requests: true,
       });
     }
     const o = await authorizationCodeOffer();
@@ -192,11 +205,48 @@ describe('authorization code flow with PAR, PKCE and a mailed one-time code', ()
     expect(plain.json.error).toBe('invalid_request');
     const noMethod = await par(o.location, { code_challenge_method: undefined });
     expect(noMethod.json.error).toBe('invalid_request');
-    const scope = await par(o.location, { scope: 'NoSuchCredential' });
-    expect(scope.json.error).toBe('invalid_scope');
+    const scope = await par(o.location, { scope: 'NoSuchCredential openid' });
+    expect(scope.json).toMatchObject({ error: 'invalid_scope' });
+    // Known, but not what the offer offers.
+    const other = await par(o.location, { scope: 'AccessBadge' });
+    expect(other.json).toMatchObject({ error: 'invalid_scope' });
+    // RFC 9396 authorization_details is not supported (the metadata lists no types): no scope, no request.
+    const details = JSON.stringify([
+      { type: 'openid_credential', credential_configuration_id: 'LEARCredentialEmployee' },
+    ]);
+    const byDetails = await par(o.location, { scope: undefined, authorization_details: details });
+    expect(byDetails.json).toMatchObject({
+      error: 'invalid_scope',
+      error_description: expect.stringContaining('authorization_details is not supported'),
+    });
     const noState = await par(o.location, { issuer_state: 'forged.mac' });
     expect(noState.json.error).toBe('invalid_request');
     expect(await status(o.offerId)).toBe('offered');
+  });
+
+  it('ignores unknown scope values and grants, of several asked for, the configuration offered', async () => {
+    const o = await authorizationCodeOffer();
+    // OID4VCI 1.0 section 5.1.2: each value is a request of its own; unknown ones are ignored.
+    const pushed = await par(o.location, {
+      scope: 'openid NoSuchCredential AccessBadge LEARCredentialEmployee',
+    });
+    expect(pushed.res.status, JSON.stringify(pushed.json)).toBe(201);
+    const redirect = new URL(await signInAs(o.email)(authorizeUrl(pushed.json.request_uri as string)));
+    const res = await token(redirect.searchParams.get('code') ?? '', pushed.verifier);
+    const tokens = (await res.json()) as { access_token: string; scope: string };
+    // RFC 6749 section 5.1: the scope granted, less than the one asked for.
+    expect([res.status, tokens.scope]).toEqual([200, 'LEARCredentialEmployee']);
+    const issuer = f.t.service.context.config.issuerUrl;
+    const badge = await bearerCredentialRequest(f.t.baseUrl, issuer, tokens.access_token, 'AccessBadge');
+    expect(await badge.json()).toMatchObject({ error: 'unknown_credential_configuration' });
+    const employee = await bearerCredentialRequest(
+      f.t.baseUrl,
+      issuer,
+      tokens.access_token,
+      'LEARCredentialEmployee',
+    );
+    expect(employee.status).toBe(200);
+    expect(await status(o.offerId)).toBe('issued');
   });
 
   it('refuses a wrong code_verifier (the code stays usable), then a reused code', async () => {
@@ -209,6 +259,42 @@ describe('authorization code flow with PAR, PKCE and a mailed one-time code', ()
     expect((await token(code, verifier)).status).toBe(200);
     const again = await token(code, verifier);
     expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('revokes the access and refresh tokens of a code’s first use when the code comes again', async () => {
+    const tenant = { params: { id: f.tenant.id } };
+    await f.t.admin.updateTenant({ ...tenant, body: { refresh_token_expires_in: 3600 } });
+    try {
+      const o = await authorizationCodeOffer();
+      const { code, verifier } = await codeFor(o);
+      const first = (await (await token(code, verifier)).json()) as Record<string, string>;
+      expect(first.refresh_token).toMatch(/^vci_rt_/);
+      const again = await token(code, verifier);
+      expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
+      // RFC 6749 section 4.1.2: what the first use got is revoked.
+      const credential = await fetch(`${f.t.baseUrl}/oid4vci/v1/credential`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${first.access_token}` },
+        body: JSON.stringify({ credential_configuration_id: 'LEARCredentialEmployee' }),
+      });
+      expect([credential.status, ((await credential.json()) as { error: string }).error]).toEqual([
+        401,
+        'invalid_token',
+      ]);
+      const refreshed = await form(`${f.t.baseUrl}/oauth2/token`, {
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh_token as string,
+      });
+      expect(await refreshed.json()).toMatchObject({ error: 'invalid_grant' });
+      const audit = await f.sql.query(
+        `select action from (select action, subject from audit_event
+           union all select action, subject from audit_pending) e where subject = $1`,
+        [o.offerId],
+      );
+      expect(audit.rows.map((r) => r.action)).toContain('authorization_code.replayed');
+    } finally {
+      await f.t.admin.updateTenant({ ...tenant, body: { refresh_token_expires_in: null } });
+    }
   });
 
   it('takes a request_uri once, and not an unknown one', async () => {

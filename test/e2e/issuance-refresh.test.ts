@@ -12,7 +12,8 @@ import { type makeWalletProvider, walletProviderWithAnchorsFile } from '../suppo
  * HAIP 1.0 section 4.4: the tenant allows refresh tokens, the wallet gets one with its access token
  * (authorization code flow and pre-authorized code flow, DPoP-bound, with a wallet attestation),
  * refreshes at the token endpoint the metadata names and fetches a fresh credential for a new key.
- * The refresh token is bound to the attested wallet, and ends with the SCIM user it was issued to.
+ * Bound to its DPoP key, the refresh token is not rotated (FAPI 2.0): the wallet keeps using the one
+ * it has. It is bound to the attested wallet too, and ends with the SCIM user it was issued to.
  */
 let f: TenantFixture;
 let provider: Awaited<ReturnType<typeof makeWalletProvider>>;
@@ -64,7 +65,7 @@ const refreshTokensOf = async (offerId: string) =>
   ).rows;
 
 describe('credential refresh by a third-party wallet', () => {
-  it('authorization code flow with DPoP: refreshes, gets a fresh credential, and cannot reuse the old token', async () => {
+  it('authorization code flow with DPoP: refreshes, gets a fresh credential, and keeps its refresh token', async () => {
     const email = `refresh-code-${++n}@example.test`;
     const res = await f.integrator.createIssuance({
       body: {
@@ -87,17 +88,18 @@ describe('credential refresh by a third-party wallet', () => {
     expect(fresh.tokenType).toBe('DPoP');
     expect(fresh.claims).toMatchObject({ mandatee: first.claims.mandatee, vct: first.claims.vct });
     expect(await thumbprint(fresh.holderJwk)).not.toBe(await thumbprint(first.holderJwk));
-    expect(fresh.refreshToken).toMatch(/^vci_rt_/);
-    expect(fresh.refreshToken).not.toBe(first.refreshToken);
+    // DPoP-bound: the same refresh token comes back, unused, and refreshes again.
+    expect(fresh.refreshToken).toBe(first.refreshToken);
     expect(await wallet.status(fresh.credential)).toBe(0);
+    const again = await wallet.refresh(issuer, CONFIGURATION, first.refreshToken as string, { dpopJwk });
+    expect(again.claims.mandatee).toEqual(first.claims.mandatee);
+    expect((await refreshTokensOf(res.body.offer_id)).map((r) => r.used_at)).toEqual([null]);
 
-    await expect(
-      wallet.refresh(issuer, CONFIGURATION, first.refreshToken as string, { dpopJwk }),
-    ).rejects.toMatchObject({ errorResponse: { error: 'invalid_grant' } });
-    await expect(
-      wallet.refresh(issuer, CONFIGURATION, fresh.refreshToken as string, { dpopJwk }),
-    ).rejects.toMatchObject({ errorResponse: { error: 'invalid_grant' } });
-    expect(await refreshTokensOf(res.body.offer_id)).toEqual([]);
+    // Without the DPoP key the token is worth nothing, and trying leaves it as it was.
+    await expect(wallet.refresh(issuer, CONFIGURATION, first.refreshToken as string)).rejects.toMatchObject({
+      errorResponse: { error: 'invalid_dpop_proof' },
+    });
+    expect((await refreshTokensOf(res.body.offer_id)).map((r) => r.used_at)).toEqual([null]);
   });
 
   it('pre-authorized code with a wallet attestation: only that wallet refreshes (invalid_client otherwise)', async () => {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerCredentialRequest } from '../support/bearer-credential-request.js';
 import { scimClient } from '../support/scim-client.js';
 import type { CaughtMail } from '../support/smtp-catcher.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
@@ -22,6 +23,18 @@ const CONFIGURATION = 'LEARCredentialEmployee';
 beforeAll(async () => {
   f = await startTenantFixture();
   scim = scimClient(f.t.baseUrl, f.tenant.id, f.tenant.scim_token);
+  // A second configuration with a scope of its own, which no tenant here provisions.
+  const badge = await f.t.admin.putCredentialConfiguration({
+    params: { configurationId: 'AccessBadge' },
+    body: {
+      payload_schema: { type: 'object', properties: { level: { type: 'integer' } } },
+      selectively_disclosable: [],
+      validity_seconds: 3600,
+      display: [{ locale: 'en', name: 'Access badge' }],
+      claims: [],
+    },
+  });
+  if (badge.status !== 200) throw new Error(`configuration: ${badge.status}`);
 });
 afterAll(async () => {
   await f?.stop();
@@ -91,13 +104,13 @@ const pkce = () => {
 };
 
 /** A wallet-initiated PAR as a wallet sends it: scope, PKCE, no issuer_state. */
-async function par() {
+async function par(scope = CONFIGURATION) {
   const p = pkce();
   const res = await form(`${f.t.baseUrl}/oauth2/par`, {
     response_type: 'code',
     client_id: 'wallet-1',
     redirect_uri: REDIRECT,
-    scope: CONFIGURATION,
+    scope,
     code_challenge: p.challenge,
     code_challenge_method: 'S256',
     state: 'st-w',
@@ -303,6 +316,36 @@ describe('wallet-initiated issuance by the holder’s e-mail address', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     expect(mailsTo(email).filter(isCodeMail)).toHaveLength(again.before);
     expect(await userRow(userId)).toEqual(before);
+  });
+
+  it('ignores unknown scope values, and of several configurations gives the one the holder’s tenant issues', async () => {
+    const email = nextEmail();
+    await provisionUser(email);
+    const { url, verifier } = await par(`openid NoSuchCredential AccessBadge ${CONFIGURATION}`);
+    const redirect = new URL(await signInAs(email)(url));
+    const res = await token(redirect.searchParams.get('code') ?? '', verifier);
+    const tokens = (await res.json()) as { access_token: string; scope: string };
+    // RFC 6749 section 5.1: the scope granted names the one configuration the holder gets.
+    expect([res.status, tokens.scope]).toEqual([200, CONFIGURATION]);
+    const badge = await bearerCredentialRequest(f.t.baseUrl, issuerUrl(), tokens.access_token, 'AccessBadge');
+    expect(await badge.json()).toMatchObject({ error: 'unknown_credential_configuration' });
+    const employee = await bearerCredentialRequest(
+      f.t.baseUrl,
+      issuerUrl(),
+      tokens.access_token,
+      CONFIGURATION,
+    );
+    expect(employee.status).toBe(200);
+    // No known scope at all: invalid_scope, and nothing to sign in to.
+    const none = await form(`${f.t.baseUrl}/oauth2/par`, {
+      response_type: 'code',
+      client_id: 'wallet-1',
+      redirect_uri: REDIRECT,
+      scope: 'openid NoSuchCredential',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    });
+    expect([none.status, ((await none.json()) as { error: string }).error]).toEqual([400, 'invalid_scope']);
   });
 
   it('takes the one-time code and the authorization code once each', async () => {

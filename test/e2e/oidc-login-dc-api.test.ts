@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
 import { issueDirectCredential } from '../support/fixtures.js';
+import { pushSignIn } from '../support/pushed-sign-in.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
 
@@ -73,7 +74,8 @@ afterAll(async () => {
   await t?.stop();
 });
 
-function authorizeUrl() {
+/** The relying party pushes its request (RFC 9126; required here) for the browser's address. */
+async function authorizeUrl() {
   const verifier = randomBytes(32).toString('base64url');
   const params = {
     response_type: 'code',
@@ -85,7 +87,10 @@ function authorizeUrl() {
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
   };
-  return { url: `${t.baseUrl}/oauth2/authorize?${new URLSearchParams(params)}`, verifier, params };
+  const basic = { id: client.client_id, secret: client.client_secret as string };
+  const pushed = await pushSignIn(t.baseUrl, params, { basic });
+  if (pushed.status !== 201) throw new Error(`par: ${pushed.status} ${JSON.stringify(pushed.json)}`);
+  return { url: pushed.url, verifier, params };
 }
 
 describe('OpenID Connect login with the browser’s wallet (Digital Credentials API)', () => {
@@ -101,7 +106,7 @@ describe('OpenID Connect login with the browser’s wallet (Digital Credentials 
         return (await holder.answerDcApi(request, origin, [credential])).data;
       });
       await page.addInitScript(PROVIDE_DC_API);
-      const { url, verifier, params } = authorizeUrl();
+      const { url, verifier, params } = await authorizeUrl();
       await page.goto(url);
       await page.locator('#dc-api-button').click();
       await page.waitForURL((u) => u.toString().startsWith(`${rp.url}?`), { timeout: 15_000 });
@@ -161,7 +166,7 @@ describe('OpenID Connect login with the browser’s wallet (Digital Credentials 
         return (await holder.answerDcApi(request, origin, [credential], clientId)).data;
       });
       await page.addInitScript(PROVIDE_DC_API);
-      await page.goto(authorizeUrl().url);
+      await page.goto((await authorizeUrl()).url);
       await page.locator('#dc-api-button').click();
       await page.locator('#status').getByText('did not answer').waitFor();
       expect(await page.locator('#qr').isVisible()).toBe(true);
@@ -181,7 +186,7 @@ describe('OpenID Connect login with the browser’s wallet (Digital Credentials 
     async () => {
       const page = await (browser as HeadlessChromium).context.newPage();
       await page.addInitScript(PROVIDE_DC_API);
-      const { url, params } = authorizeUrl();
+      const { url, params } = await authorizeUrl();
       await page.goto(url);
       const scanned = String(await page.locator('#qr').getAttribute('data-uri'));
       await page.exposeFunction('__testWallet', async () => {
@@ -205,7 +210,7 @@ describe('OpenID Connect login with the browser’s wallet (Digital Credentials 
     async () => {
       const page = await (browser as HeadlessChromium).context.newPage();
       await page.addInitScript(REMOVE_DC_API);
-      await page.goto(authorizeUrl().url);
+      await page.goto((await authorizeUrl()).url);
       await page.locator('#status').getByText('Waiting for your wallet').waitFor();
       expect(await page.locator('#qr').isVisible()).toBe(true);
       expect(await page.locator('#qr').getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
@@ -215,7 +220,7 @@ describe('OpenID Connect login with the browser’s wallet (Digital Credentials 
 
       // Without any init script the page offers the wallet exactly when the browser itself has the API.
       const plain = await (browser as HeadlessChromium).context.newPage();
-      await plain.goto(authorizeUrl().url);
+      await plain.goto((await authorizeUrl()).url);
       await plain.locator('#status').getByText('Waiting for your wallet').waitFor();
       expect(await plain.locator('#qr').isVisible()).toBe(true);
       const native = await plain.evaluate('typeof window.DigitalCredential !== "undefined"');

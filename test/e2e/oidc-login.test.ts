@@ -13,12 +13,14 @@ import {
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
 import { openEventStream, statusesOf } from '../support/event-stream.js';
 import { employeePayload } from '../support/fixtures.js';
+import { type ClientAuth, pushSignIn } from '../support/pushed-sign-in.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 import { until } from '../support/until.js';
 
 /**
- * The verifier as an OpenID Provider, end to end: a relying party registered for a tenant sends a
- * real browser (Debian's Chromium) to /oauth2/authorize; the holder's wallet answers the login
+ * The verifier as an OpenID Provider, end to end: a relying party registered for a tenant pushes its
+ * request (PAR, which this one-host-name server requires) and sends a real browser (Debian's
+ * Chromium) to /oauth2/authorize with the request_uri; the holder's wallet answers the login
  * page's request; the page follows the session over SSE and lands on the relying party with a code,
  * which the relying party exchanges (PKCE) for an ID token it checks against /oauth2/jwks.
  */
@@ -68,6 +70,9 @@ async function registerClient(body: Record<string, unknown> = {}) {
   return res.body;
 }
 
+type Client = Awaited<ReturnType<typeof registerClient>>;
+
+/** The request's parameters, PKCE verifier and, unpushed, its address (which this server refuses). */
 function authorizeUrl(clientId: string, overrides: Record<string, string | undefined> = {}) {
   const verifier = b64url(randomBytes(32));
   const params: Record<string, string | undefined> = {
@@ -85,6 +90,15 @@ function authorizeUrl(clientId: string, overrides: Record<string, string | undef
   return { url: `${t.baseUrl}/oauth2/authorize?${query}`, verifier, params };
 }
 
+/** The request pushed as the relying party (Basic with its secret unless told otherwise). */
+async function pushedLogin(client: Client, auth?: ClientAuth) {
+  const start = authorizeUrl(client.client_id);
+  const basic = { id: client.client_id, secret: client.client_secret as string };
+  const pushed = await pushSignIn(t.baseUrl, start.params, auth ?? { basic });
+  if (pushed.status !== 201) throw new Error(`par: ${pushed.status} ${JSON.stringify(pushed.json)}`);
+  return { ...start, url: pushed.url };
+}
+
 const token = (form: Record<string, string>, headers: Record<string, string> = {}) =>
   fetch(`${t.baseUrl}/oauth2/token`, {
     method: 'POST',
@@ -96,8 +110,8 @@ const basic = (id: string, secret: string) => ({
 });
 
 /** The login without a browser: the page by fetch (keeping its cookie), the wallet, then completion. */
-async function loginByFetch(clientId: string) {
-  const start = authorizeUrl(clientId);
+async function loginByFetch(client: Client, auth?: ClientAuth) {
+  const start = await pushedLogin(client, auth);
   const res = await fetch(start.url, { redirect: 'manual' });
   const html = await res.text();
   const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
@@ -165,7 +179,7 @@ describe('OpenID Connect login with a wallet', () => {
     `signs the user in from a real browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
     async () => {
       const client = await registerClient();
-      const { url, verifier, params } = authorizeUrl(client.client_id);
+      const { url, verifier, params } = await pushedLogin(client);
       const page = await (browser as HeadlessChromium).context.newPage();
       await page.goto(url);
       expect(await page.title()).toBe('Sign in to ACME Intranet');
@@ -264,7 +278,7 @@ describe('OpenID Connect login with a wallet', () => {
 
   it('completes only in the browser that started, once the wallet has answered, and only once', async () => {
     const client = await registerClient();
-    const login = await loginByFetch(client.client_id);
+    const login = await loginByFetch(client);
     expect((await login.complete()).status).toBe(400); // the wallet has not answered yet
     await wallet.present(login.link);
     expect((await login.complete('')).status).toBe(400);
@@ -277,7 +291,7 @@ describe('OpenID Connect login with a wallet', () => {
 
   it('same-device (HAIP 1.0): the wallet redirects with a response_code that completes only with the cookie', async () => {
     const client = await registerClient();
-    const login = await loginByFetch(client.client_id);
+    const login = await loginByFetch(client);
     const stream = await openEventStream(`${t.baseUrl}/api/login/events?state=${login.sessionId}`);
     await until(
       async () => stream.text(),
@@ -310,7 +324,7 @@ describe('OpenID Connect login with a wallet', () => {
 
   it("cross-device: the QR code's answer is not redirected and takes no response_code", async () => {
     const client = await registerClient();
-    const login = await loginByFetch(client.client_id);
+    const login = await loginByFetch(client);
     expect((await wallet.present(login.link)).redirectUri).toBeUndefined();
     const withCode = await fetch(
       `${t.baseUrl}/oauth2/authorize/complete?session=${login.sessionId}&code=${'A'.repeat(43)}`,
@@ -348,14 +362,14 @@ describe('OpenID Connect login with a wallet', () => {
       return { code, res: await token({ ...base, code_verifier: login.verifier, ...extra }) };
     };
 
-    const wrong = await redeem(await loginByFetch(client.client_id), {
+    const wrong = await redeem(await loginByFetch(client, { form: await asClient() }), {
       ...(await asClient()),
       code_verifier: b64url(randomBytes(32)),
     });
     expect(await wrong.res.json()).toMatchObject({ error: 'invalid_grant' });
 
     const used = await assertion();
-    const good = await redeem(await loginByFetch(client.client_id), await asClient(used));
+    const good = await redeem(await loginByFetch(client, { form: await asClient() }), await asClient(used));
     const body = (await good.res.json()) as { id_token: string };
     expect(good.res.status, JSON.stringify(body)).toBe(200);
     const { payload } = await jwtVerify(
@@ -368,7 +382,7 @@ describe('OpenID Connect login with a wallet', () => {
     );
     expect(payload.email).toBe('ana.ruiz@acme.test');
 
-    const replay = await redeem(await loginByFetch(client.client_id), await asClient(used));
+    const replay = await redeem(await loginByFetch(client, { form: await asClient() }), await asClient(used));
     expect(replay.res.status).toBe(401);
     expect(await replay.res.json()).toMatchObject({ error: 'invalid_client' });
   });

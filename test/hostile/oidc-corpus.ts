@@ -68,8 +68,20 @@ export function oidcCorpus(w: World, adminToken: string, baseUrl: string): Hosti
     body?: string,
   ) =>
     requests.push({ label: `OIDC ${label}`, method, path, headers, ...(body === undefined ? {} : { body }) });
-  for (const [i, query] of authorizeQueries(w).entries())
+  const relyingParty = {
+    authorization: `Basic ${Buffer.from(`${w.a.secretClient.id}:${w.a.secretClient.secret}`).toString('base64')}`,
+  };
+  for (const [i, query] of authorizeQueries(w).entries()) {
     add(`authorize #${i}`, 'GET', `/oauth2/authorize?${query}`);
+    // The same request pushed by its relying party (RFC 9126): refused at PAR, nothing stored.
+    add(`par #${i}`, 'POST', '/oauth2/par', { ...FORM, ...relyingParty }, query);
+  }
+  const forgedUri = encodeURIComponent('urn:ietf:params:oauth:request_uri:sign-in:forged');
+  add(
+    'authorize with a forged request_uri',
+    'GET',
+    `/oauth2/authorize?client_id=${w.a.secretClient.id}&request_uri=${forgedUri}`,
+  );
   for (const shape of ID_SHAPES)
     add(`complete ${shape.slice(0, 30)}`, 'GET', `/oauth2/authorize/complete?session=${shape}`);
   add(

@@ -1,14 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pushSignIn } from '../support/pushed-sign-in.js';
 import { freePort } from '../support/spawned-service.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 
 /**
  * Anonymous endpoints create nothing an attacker can multiply: sign-ins started at /oauth2/authorize
- * and c_nonces of the nonce endpoint leave no row and no audit event, with Redis (the TTL store is
- * shared by nodes) and without it (memory, the embedded default); while Redis is down, a sign-in is
- * refused with `temporarily_unavailable` at the client's redirect_uri, never a 500.
+ * (with the request_uri a relying party pushed) and c_nonces of the nonce endpoint leave no row and
+ * no audit event, with Redis (the TTL store is shared by nodes) and without it (memory, the embedded
+ * default); while Redis is down, a sign-in is refused with `temporarily_unavailable` where it
+ * starts (PAR, 503), never a 500.
  */
 const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 const TABLES = ['presentation_session', 'oidc_authorization', 'oid4vci_nonce'];
@@ -32,22 +34,27 @@ async function serviceWithClient(opts: Parameters<typeof startTestService>[0]) {
     } as never,
   });
   if (client.status !== 201) throw new Error(`client: ${client.status}`);
-  return { t, clientId: client.body.client_id };
+  const basic = { id: client.body.client_id, secret: client.body.client_secret as string };
+  return { t, basic };
 }
 
-const authorizeUrl = (t: TestService, clientId: string) => {
+/** The relying party pushes its request (RFC 9126); the browser then opens pushed.url. */
+const pushLogin = (t: TestService, basic: { id: string; secret: string }) => {
   const verifier = randomBytes(32).toString('base64url');
-  const query = new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid',
-    state: 'st',
-    nonce: randomBytes(8).toString('hex'),
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-  });
-  return `${t.baseUrl}/oauth2/authorize?${query}`;
+  return pushSignIn(
+    t.baseUrl,
+    {
+      response_type: 'code',
+      client_id: basic.id,
+      redirect_uri: REDIRECT_URI,
+      scope: 'openid',
+      state: 'st',
+      nonce: randomBytes(8).toString('hex'),
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    },
+    { basic },
+  );
 };
 
 async function rowCounts(t: TestService): Promise<Record<string, number>> {
@@ -71,10 +78,10 @@ describe.each([
   ['without Redis (memory)', { redis: false }],
 ])('anonymous requests %s', (_name, opts) => {
   it('start sign-ins and hand out c_nonces without writing a row or an audit event', async () => {
-    const { t, clientId } = await serviceWithClient(opts);
+    const { t, basic } = await serviceWithClient(opts);
     const before = await rowCounts(t);
     const pages = await Promise.all(
-      Array.from({ length: 25 }, () => fetch(authorizeUrl(t, clientId), { redirect: 'manual' })),
+      Array.from({ length: 25 }, async () => fetch((await pushLogin(t, basic)).url, { redirect: 'manual' })),
     );
     expect(pages.map((p) => p.status)).toEqual(Array(25).fill(200));
     const html = await pages[0]?.text();
@@ -97,14 +104,10 @@ describe.each([
 describe('a sign-in while Redis is down', () => {
   it('goes back to the client as temporarily_unavailable, and nothing is written', async () => {
     const closed = `redis://127.0.0.1:${await freePort()}`;
-    const { t, clientId } = await serviceWithClient({ env: { REDIS_URL: closed, ROLE: 'api' } });
+    const { t, basic } = await serviceWithClient({ env: { REDIS_URL: closed, ROLE: 'api' } });
     const before = await rowCounts(t);
-    const res = await fetch(authorizeUrl(t, clientId), { redirect: 'manual' });
-    expect(res.status).toBe(303);
-    const back = new URL(res.headers.get('location') ?? '');
-    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
-    expect(back.searchParams.get('error')).toBe('temporarily_unavailable');
-    expect(back.searchParams.get('state')).toBe('st');
+    const pushed = await pushLogin(t, basic);
+    expect([pushed.status, pushed.json.error]).toEqual([503, 'temporarily_unavailable']);
     expect(await rowCounts(t)).toEqual(before);
   });
 });

@@ -13,8 +13,9 @@ import { acmeTenant } from '../support/test-service.js';
  * Refresh tokens at the issuer (RFC 6749 section 6, OID4VCI 1.0 section 13.5, HAIP 1.0 section
  * 4.4) over raw HTTP with hand-made DPoP proofs: a tenant that allows refresh gets a refresh token
  * beside the access token, the refresh gives a new access token that fetches a fresh credential for
- * a new holder key, tokens rotate and a reused one ends its family (RFC 9700 section 4.14.2), the
- * DPoP key binds the refresh token (RFC 9449 section 5), and a revoked credential ends refreshing.
+ * a new holder key, unbound tokens rotate and a reused one ends its family (RFC 9700 section
+ * 4.14.2), the DPoP key binds the refresh token (RFC 9449 section 5) which then does not rotate
+ * (FAPI 2.0), and a revoked credential ends refreshing.
  * Every refusal is checked for its exact error and for leaving the stored tokens as they were.
  */
 let f: TenantFixture;
@@ -162,8 +163,10 @@ describe('refresh tokens', () => {
     expect(res.headers.get('dpop-nonce')).toBeTruthy();
     const refreshed = (await res.json()) as Tokens;
     expect(refreshed).toMatchObject({ token_type: 'DPoP', expires_in: 300 });
-    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    // Bound to the DPoP key, the refresh token is not rotated: the answer gives the same one back.
+    expect(refreshed.refresh_token).toBe(tokens.refresh_token);
     expect(refreshed.access_token).not.toBe(tokens.access_token);
+    expect((await storedTokens(offerId)).map((r) => r.used_at)).toEqual([null]);
 
     const { res: fresh, holder } = await fetchCredential(refreshed.access_token, key);
     expect(fresh.status).toBe(200);
@@ -182,8 +185,9 @@ describe('refresh tokens', () => {
     // The issuance's own status is untouched by refreshing.
     const { rows } = await f.sql.query('select status, payload from issuance where id = $1', [offerId]);
     expect(rows[0]).toEqual({ status: 'issued', payload: null });
-    // And the next refresh token works as well.
-    expect((await refresh(refreshed.refresh_token as string, key)).status).toBe(200);
+    // And the same refresh token refreshes again, still unused and alone.
+    expect((await refresh(tokens.refresh_token as string, key)).status).toBe(200);
+    expect((await storedTokens(offerId)).map((r) => r.used_at)).toEqual([null]);
   });
 
   it('refresh before the first credential was fetched, and a Bearer grant without DPoP', async () => {
@@ -192,23 +196,23 @@ describe('refresh tokens', () => {
     const res = await refresh(tokens.refresh_token as string);
     const refreshed = (await res.json()) as Tokens;
     expect(refreshed).toMatchObject({ token_type: 'Bearer', refresh_token: expect.any(String) });
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect((await fetchCredential(refreshed.access_token)).res.status).toBe(200);
     expect(await credentialCount(offerId)).toBe(1);
     // The first access token finds its offer issued, as before.
     await expectError((await fetchCredential(tokens.access_token)).res, 400, 'credential_request_denied');
   });
 
-  it('rotate: a used refresh token is refused, and its reuse ends the whole family', async () => {
-    const key = await dpopKey();
-    const { offerId, tokens } = await redeem(refreshing, key);
-    const refreshed = (await (await refresh(tokens.refresh_token as string, key)).json()) as Tokens;
+  it('rotate when unbound: a used refresh token is refused, and its reuse ends the whole family', async () => {
+    const { offerId, tokens } = await redeem(refreshing);
+    const refreshed = (await (await refresh(tokens.refresh_token as string)).json()) as Tokens;
     expect((await storedTokens(offerId)).map((r) => r.used_at !== null)).toEqual([true, false]);
 
-    await expectError(await refresh(tokens.refresh_token as string, key), 400, 'invalid_grant');
+    await expectError(await refresh(tokens.refresh_token as string), 400, 'invalid_grant');
     // The family is gone: its current refresh token and the access token it gave no longer work.
     expect(await storedTokens(offerId)).toEqual([]);
-    await expectError(await refresh(refreshed.refresh_token as string, key), 400, 'invalid_grant');
-    const { res } = await fetchCredential(refreshed.access_token, key);
+    await expectError(await refresh(refreshed.refresh_token as string), 400, 'invalid_grant');
+    const { res } = await fetchCredential(refreshed.access_token);
     await expectError(res, 401, 'invalid_token');
     // Sealed or still pending for the sealer: every event the grant appended.
     const audit = await f.sql.query(
@@ -243,7 +247,7 @@ describe('refresh tokens', () => {
       await key.proof({ htm: 'POST', htu: `${issuer}${path}`, nonce: dpopNonce }),
     );
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ token_type: 'DPoP', refresh_token: expect.any(String) });
+    expect(await res.json()).toMatchObject({ token_type: 'DPoP', refresh_token: tokens.refresh_token });
   });
 
   it('refuses a proof of another DPoP key, or none, with invalid_dpop_proof, changing nothing', async () => {
@@ -258,18 +262,17 @@ describe('refresh tokens', () => {
     expect((await refresh(rt, key)).status).toBe(200);
   });
 
-  it('does not let a replayed DPoP proof end the family through a used token', async () => {
+  it('refuses a replayed DPoP proof with a bound refresh token, changing nothing', async () => {
     const key = await dpopKey();
     const { offerId, tokens } = await redeem(refreshing, key);
     const proof = await tokenProof(key);
-    const used = tokens.refresh_token as string;
-    const send = (rt: string, dpop: string) =>
-      form(TOKEN, { grant_type: 'refresh_token', refresh_token: rt }, dpop);
-    const refreshed = (await (await send(used, proof)).json()) as Tokens;
+    const rt = tokens.refresh_token as string;
+    const send = (dpop: string) => form(TOKEN, { grant_type: 'refresh_token', refresh_token: rt }, dpop);
+    expect((await send(proof)).status).toBe(200);
     const before = await storedTokens(offerId);
-    await expectError(await send(used, proof), 400, 'invalid_dpop_proof');
+    await expectError(await send(proof), 400, 'invalid_dpop_proof');
     expect(await storedTokens(offerId)).toEqual(before);
-    expect((await refresh(refreshed.refresh_token as string, key)).status).toBe(200);
+    expect((await refresh(rt, key)).status).toBe(200);
   });
 
   it('refuses unknown tokens and missing parameters with their errors', async () => {

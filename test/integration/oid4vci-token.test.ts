@@ -138,4 +138,17 @@ describe('OID4VCI token endpoint', () => {
     expect(await json.json()).toMatchObject({ error: 'invalid_request' });
     expect(await issuanceRow(o.offerId)).toEqual({ status: 'offered', tx_code_failures: 0 });
   });
+
+  it('answers other methods than POST at PAR and the token endpoints with 405 and Allow: POST', async () => {
+    for (const path of ['/oauth2/par', '/oauth2/token', '/oid4vci/v1/token'])
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        const res = await fetch(`${t.baseUrl}${path}?client_id=x`, { method });
+        expect([path, method, res.status, res.headers.get('allow')]).toEqual([path, method, 405, 'POST']);
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        expect(await res.json()).toEqual({
+          error: 'invalid_request',
+          error_description: `${method} is not allowed here: send the request as a form POST`,
+        });
+      }
+  });
 });

@@ -12,9 +12,11 @@ import { ACCESS_TOKEN_TTL_SECONDS } from '../access-token-store.js';
 import { invalidClient } from '../client-attestation/client-attestation-errors.js';
 import { invalidDpopProof } from '../dpop/dpop-errors.js';
 import { formParameter } from '../form-parameter.js';
+import { credentialScope } from '../issuer-metadata.js';
 import { invalidGrant } from '../oauth-error.js';
 import { redeemOffer } from '../redeem-offer.js';
 import { walletProofs } from '../wallet-proofs.js';
+import { rememberRedeemedCode, revokeReplayedCode } from './code-replay.js';
 import {
   AUTHORIZATION_CODE_TTL_SECONDS,
   ISSUANCE_CODE_PREFIX,
@@ -51,7 +53,9 @@ async function issuanceOf(tx: EntityManager, services: IssuanceServices, pending
  * RFC 6749 section 4.1.3 for an issuance code: PKCE (S256) verified, redirect_uri and client the
  * ones of the pushed request, the DPoP key the code was bound to at PAR (RFC 9449 section 10), and
  * the code used once. Every check runs before the code is taken, so a wrong verifier leaves it
- * usable; the access token is then one the credential endpoint accepts for the offer's issuance.
+ * usable; the access token is then one the credential endpoint accepts for the offer's issuance
+ * (`scope` names its configuration, of those the request asked for). A
+ * code presented again after it was taken revokes the tokens of its first use (code-replay.ts).
  */
 export async function authorizationCodeGrant(
   req: Request,
@@ -69,7 +73,10 @@ export async function authorizationCodeGrant(
   const pending = isIssuanceCode(code)
     ? await readRecord<PendingAuthorization>(store, keys.code(code))
     : undefined;
-  if (!pending) throw invalidGrant('unknown, used or expired authorization code');
+  if (!pending) {
+    if (isIssuanceCode(code)) await revokeReplayedCode(req.em, store, code);
+    throw invalidGrant('unknown, used or expired authorization code');
+  }
   // A public client need not repeat client_id (wallets built on @openid4vc/oauth2 do not): the code
   // is bound to its PKCE verifier, and to its DPoP key when it pushed one. When given, it must match.
   const clientId = wallet?.clientId ?? body.client_id;
@@ -83,25 +90,27 @@ export async function authorizationCodeGrant(
     throw invalidGrant('code_verifier does not match the code_challenge (PKCE, S256)');
   if (pending.dpopJkt && dpop?.jkt !== pending.dpopJkt)
     throw invalidDpopProof('the code is bound to the DPoP key of the pushed request: prove that key');
-  if (!(await takeOnce(store, keys.code(code), AUTHORIZATION_CODE_TTL_SECONDS)))
+  if (!(await takeOnce(store, keys.code(code), AUTHORIZATION_CODE_TTL_SECONDS))) {
+    await revokeReplayedCode(req.em, store, code);
     throw invalidGrant('unknown, used or expired authorization code');
+  }
   await proofs.spend(req.em);
-  const tokens = await req.em.transactional(async (tx) => {
+  const { issuanceId, configurationId, tokens } = await req.em.transactional(async (tx) => {
     const issuance = await issuanceOf(tx, services, pending);
     if (issuance?.status !== 'offered' || issuance.expiresAt <= new Date())
       throw invalidGrant('the offer was used or has expired');
-    return redeemOffer(
-      tx,
-      issuance,
-      { dpopJkt: dpop?.jkt, clientId: wallet?.clientId },
-      { grant_type: 'authorization_code' },
-    );
+    const binding = { dpopJkt: dpop?.jkt, clientId: wallet?.clientId };
+    const redeemed = await redeemOffer(tx, issuance, binding, { grant_type: 'authorization_code' });
+    return { issuanceId: issuance.id, configurationId: issuance.configurationId, tokens: redeemed };
   });
+  await rememberRedeemedCode(req.em, store, code, issuanceId);
   proofs.sendNextNonce(res);
   return {
     access_token: tokens.accessToken,
     token_type: dpop ? ('DPoP' as const) : ('Bearer' as const),
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    // RFC 6749 section 5.1: what was granted, which may be less than the scope asked for.
+    scope: credentialScope(configurationId),
     ...(tokens.refreshToken ? { refresh_token: tokens.refreshToken } : {}),
   };
 }

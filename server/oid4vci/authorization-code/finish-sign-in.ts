@@ -14,10 +14,10 @@ import {
 /**
  * The holder proved who they are (the mailed one-time code, or their organisation's OpenID
  * provider): the wallet gets an authorization code for the pushed request. A wallet-initiated
- * request also carries the SCIM user it selected, checked once more now (deactivated, moved to
- * another configuration, missing attributes since the code was mailed): if the user cannot have
- * the credential, the wallet is told access_denied. The reason stays in the server; the redirect
- * says no more than the page did.
+ * request also carries the SCIM user it selected and the configuration that user gets, checked once
+ * more now (deactivated, moved to another configuration, missing attributes since the code was
+ * mailed): if the user cannot have the credential, the wallet is told access_denied. The reason
+ * stays in the server; the redirect says no more than the page did.
  */
 export async function finishSignIn(
   em: EntityManager,
@@ -27,12 +27,12 @@ export async function finishSignIn(
 ): Promise<{ code: string; pending: PendingAuthorization }> {
   let pending = signIn.pending;
   if (!pending.issuanceId) {
-    const refused = signIn.holder
-      ? await holderRefusal(em, validator, signIn.holder, pending.configurationId)
-      : 'no holder';
-    if (refused || !signIn.holder)
+    const { holder } = signIn;
+    const refused = holder ? await holderRefusal(em, validator, holder, holder.configurationId) : 'no holder';
+    if (refused || !holder)
       throw new SignInError('access_denied', 'no credential can be issued to this sign-in', pending);
-    pending = { ...pending, holder: signIn.holder };
+    // Of the configurations asked for, the code is for the one this holder's tenant issues them.
+    pending = { ...pending, holder, configurationId: holder.configurationId };
   }
   const code = `${ISSUANCE_CODE_PREFIX}${newSecret()}`;
   await store.set(keys.code(code), JSON.stringify(pending), AUTHORIZATION_CODE_TTL_SECONDS);

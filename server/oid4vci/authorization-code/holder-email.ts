@@ -5,7 +5,14 @@ import type { TtlStore } from '../../ephemeral/ttl-store.js';
 import { holderSignInProviderOf } from '../../tenants/holder-sign-in-provider.js';
 import { mayMailCode } from './address-limits.js';
 import { type HolderSignIn, mailOneTimeCode, SignInError } from './holder-sign-in.js';
-import { keys, newSecret, readRecord, SIGN_IN_TTL_SECONDS, sha256 } from './pending-authorization.js';
+import {
+  keys,
+  newSecret,
+  readRecord,
+  requestedOf,
+  SIGN_IN_TTL_SECONDS,
+  sha256,
+} from './pending-authorization.js';
 
 // RFC 5321 caps a path at 256 octets; one @, something on both sides, no spaces or markup.
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,190}$/;
@@ -40,7 +47,7 @@ export async function submitHolderEmail(
   // One address per sign-in, also against two parallel posts.
   if (!(await store.setIfAbsent(`${key}:email`, '1', SIGN_IN_TTL_SECONDS)))
     throw new SignInError('invalid_request', 'an address was already given for this sign-in');
-  const holder = await findHolderByEmail(em, validator, email, signIn.pending.configurationId);
+  const holder = await findHolderByEmail(em, validator, email, requestedOf(signIn.pending));
   // The user's tenant signs its holders in at its own provider: there, not by a code. (That the page
   // then leaves for the provider does tell that the address is known; the provider asks for more.)
   const external = holder && (await holderSignInProviderOf(em, holder.tenantId));

@@ -11,7 +11,13 @@ export interface PendingAuthorization {
   /** The offer of an issuer-initiated request (from its issuer_state); absent when wallet-initiated. */
   issuanceId?: string;
   tenantId?: string;
+  /**
+   * The configuration the code is for: the offer's; wallet-initiated, the one the signed-in holder's
+   * tenant issues them (until the sign-in, the first of `requested`).
+   */
   configurationId: string;
+  /** Wallet-initiated: every known configuration the scope asked for, each a request of its own. */
+  requested?: string[];
   clientId: string;
   redirectUri: string;
   state?: string;
@@ -22,6 +28,10 @@ export interface PendingAuthorization {
   /** Wallet-initiated: the SCIM user the holder signed in as (set when the sign-in succeeds). */
   holder?: HolderRef;
 }
+
+/** The configurations a request asked for (records pushed before `requested` existed name one). */
+export const requestedOf = (pending: PendingAuthorization): readonly string[] =>
+  pending.requested ?? [pending.configurationId];
 
 /** RFC 9126 section 2.2: short-lived, one use. */
 export const REQUEST_URI_TTL_SECONDS = 60;
@@ -42,7 +52,13 @@ export const keys = {
   pushed: (id: string) => `vci-par:${sha256(id)}`,
   signIn: (session: string) => `vci-sign-in:${sha256(session)}`,
   code: (code: string) => `vci-code:${sha256(code)}`,
+  /** The issuance a code redeemed, and the flag of a replay that came while it was redeemed. */
+  redeemed: (code: string) => `vci-code-redeemed:${sha256(code)}`,
+  replayed: (code: string) => `vci-code-replayed:${sha256(code)}`,
 };
+
+/** The claim of a record that takeOnce took: it outlives the record by the claim's TTL. */
+export const takenKey = (key: string) => `${key}:taken`;
 
 /**
  * Takes a record once: of two requests racing with the same secret only one gets it, on any node
@@ -51,7 +67,7 @@ export const keys = {
 export async function takeOnce<T>(store: TtlStore, key: string, ttlSeconds: number): Promise<T | undefined> {
   const raw = await store.get(key);
   if (!raw) return undefined;
-  if (!(await store.setIfAbsent(`${key}:taken`, '1', ttlSeconds))) return undefined;
+  if (!(await store.setIfAbsent(takenKey(key), '1', ttlSeconds))) return undefined;
   await store.delete(key);
   return JSON.parse(raw) as T;
 }

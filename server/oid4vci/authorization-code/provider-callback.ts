@@ -13,7 +13,7 @@ import {
   holderSignInRedirectUri,
 } from '../../tenants/holder-sign-in-provider.js';
 import { type HolderSignIn, SignInError } from './holder-sign-in.js';
-import { keys, SIGN_IN_TTL_SECONDS, takeOnce } from './pending-authorization.js';
+import { keys, requestedOf, SIGN_IN_TTL_SECONDS, takeOnce } from './pending-authorization.js';
 import { discoverProvider } from './provider-discovery.js';
 import { InvalidIdToken, verifyIdToken } from './provider-id-token.js';
 import { type ProviderRound, roundKey, tenantOfSignIn } from './provider-sign-in.js';
@@ -88,7 +88,7 @@ export async function completeProviderSignIn(
       throw deny('the account signed in with is not the one the credential is for');
     return signIn;
   }
-  const holder = await findHolderByEmail(em, s.validator, email, signIn.pending.configurationId);
+  const holder = await findHolderByEmail(em, s.validator, email, requestedOf(signIn.pending));
   if (holder?.tenantId !== tenantId) throw deny('no credential can be issued to this account');
   return { ...signIn, holder };
 }

@@ -2,13 +2,12 @@ import type { Request, Response } from 'express';
 import { AUTHORIZATION_CODE_GRANT } from '../../../contract/issuance/issuance-request.js';
 import { S256_CODE_CHALLENGE } from '../../../contract/oidc/pkce.js';
 import type { Config } from '../../config.js';
-import { findConfiguration } from '../../credential-configurations/credential-configuration-registry.js';
 import type { TtlStore } from '../../ephemeral/ttl-store.js';
 import { findOpenOffer } from '../../issuance/find-open-offer.js';
 import type { OfferCodes } from '../../issuance/offer-codes.js';
 import { invalidDpopProof } from '../dpop/dpop-errors.js';
 import { formParameter } from '../form-parameter.js';
-import { invalidRequest, OAuthError } from '../oauth-error.js';
+import { invalidRequest } from '../oauth-error.js';
 import { walletProofs } from '../wallet-proofs.js';
 import {
   keys,
@@ -18,28 +17,32 @@ import {
   REQUEST_URI_TTL_SECONDS,
 } from './pending-authorization.js';
 import { checkRedirectUri } from './redirect-uri.js';
+import { invalidScope, requestedConfigurations } from './requested-configurations.js';
 
-const invalidScope = (d: string) => new OAuthError(400, 'invalid_scope', d);
-
-/** The open authorization code offer behind an issuer_state, for the scope the wallet asked. */
-async function offerOf(req: Request, codes: OfferCodes, issuerState: string, configurationId: string) {
+/**
+ * The open authorization code offer behind an issuer_state, when the scope asked for its
+ * configuration: the authorization covers what the offer offers, the other configurations asked for
+ * are not granted (RFC 6749 section 3.3; the token response's `scope` says what was).
+ */
+async function offerOf(req: Request, codes: OfferCodes, issuerState: string, requested: string[]) {
   const offerId = codes.readIssuerState(issuerState);
   const issuance = offerId ? await findOpenOffer(req.em, offerId) : null;
   if (!issuance || issuance.grantType !== AUTHORIZATION_CODE_GRANT || !issuance.email)
     throw invalidRequest('issuer_state is unknown, or its offer was used or has expired');
-  if (issuance.configurationId !== configurationId)
-    throw invalidScope(`the offer is for ${issuance.configurationId}, not ${configurationId}`);
+  if (!requested.includes(issuance.configurationId))
+    throw invalidScope(`the offer is for ${issuance.configurationId}: ask for its scope`);
   return issuance;
 }
 
 /**
  * RFC 9126 section 2: the wallet pushes its authorization request for an issuance and gets a
- * request_uri for /oauth2/authorize. HAIP 1.0: PKCE with S256 only, `scope` naming the credential
- * configuration, the wallet attestation as client authentication when sent (required with
- * WALLET_ATTESTATION_REQUIRED). With `issuer_state` the request is for that offer
- * (issuer-initiated); without, for the configuration its scope names, to be issued to whichever
- * SCIM user the holder signs in as (wallet-initiated, OID4VCI 1.0 section 5.1.2 `scope`). Everything
- * is checked before anything is stored or spent.
+ * request_uri for /oauth2/authorize. HAIP 1.0: PKCE with S256 only, `scope` naming credential
+ * configurations (requested-configurations.ts), the wallet attestation as client authentication
+ * when sent (required with WALLET_ATTESTATION_REQUIRED). With `issuer_state` the request is for that
+ * offer (issuer-initiated); without, for the configurations its scope names, to be issued to
+ * whichever SCIM user the holder signs in as, with the one that user's tenant issues
+ * (wallet-initiated, OID4VCI 1.0 section 5.1.2). Everything is checked before anything is stored or
+ * spent.
  */
 export async function pushAuthorizationRequest(
   req: Request,
@@ -66,18 +69,19 @@ export async function pushAuthorizationRequest(
   const dpopJkt = formParameter(body, 'dpop_jkt');
   if (dpopJkt && dpop && dpopJkt !== dpop.jkt)
     throw invalidDpopProof('dpop_jkt is not the thumbprint of the DPoP proof key');
-  const scopes = (formParameter(body, 'scope') ?? '').split(' ').filter(Boolean);
-  if (scopes.length !== 1)
-    throw invalidScope('scope must name exactly one credential configuration (its scope in the metadata)');
-  const configuration = await findConfiguration(req.em, scopes[0] as string);
-  if (!configuration) throw invalidScope(`unknown scope ${scopes[0]}`);
+  const requested = await requestedConfigurations(
+    req.em,
+    formParameter(body, 'scope'),
+    body.authorization_details,
+  );
   const issuerState = formParameter(body, 'issuer_state');
-  const offer = issuerState ? await offerOf(req, codes, issuerState, configuration.id) : undefined;
+  const offer = issuerState ? await offerOf(req, codes, issuerState, requested) : undefined;
   await proofs.spend(req.em);
   const pending: PendingAuthorization = {
     // Without issuer_state the request is wallet-initiated: the holder is found at sign-in.
-    ...(offer ? { issuanceId: offer.id, tenantId: offer.tenantId } : {}),
-    configurationId: configuration.id,
+    ...(offer
+      ? { issuanceId: offer.id, tenantId: offer.tenantId, configurationId: offer.configurationId }
+      : { configurationId: requested[0] as string, requested }),
     clientId,
     redirectUri,
     ...(state ? { state } : {}),

@@ -19,8 +19,12 @@ const REUSED = 'this refresh token was used before: its grant has ended, start t
  * HAIP 1.0 section 4.4): a new access token for the same issuance, so that the wallet can fetch a
  * fresh credential with a new key proof. The token presented must be of a live family, proven by
  * the DPoP key and the attested wallet the family is bound to (RFC 9449 section 5), and its
- * credential still in good standing; it is then used up and replaced (rotation). A token presented
- * a second time ends its whole family (RFC 9700 section 4.14.2). Every other refusal changes nothing.
+ * credential still in good standing. A token of an unbound family is then used up and replaced
+ * (rotation), and one presented a second time ends its whole family (RFC 9700 section 4.14.2). A
+ * DPoP-bound one is worth nothing without its key, so it is not rotated (RFC 9700 section 4.14.2
+ * asks rotation only of unbound tokens; FAPI 2.0 advises against rotating sender-constrained ones):
+ * it stays valid until its family ends, and the answer gives it back unchanged. Every other refusal
+ * changes nothing.
  */
 export async function refreshTokenGrant(req: Request, res: Response, config: Config) {
   const body = (req.body ?? {}) as Record<string, unknown>;
@@ -45,8 +49,9 @@ export async function refreshTokenGrant(req: Request, res: Response, config: Con
   const refusal = await refreshRefusal(req.em, family);
   if (refusal) throw invalidGrant(refusal);
   await proofs.spend(req.em);
+  const rotate = !family.dpopJkt;
   const outcome = await req.em.transactional(async (tx) => {
-    const refreshToken = await rotateRefreshToken(tx, presented);
+    const refreshToken = rotate ? await rotateRefreshToken(tx, presented) : token;
     // Used by a request that raced this one: a reuse like any other.
     if (!refreshToken) {
       await endFamily(tx, family, 'refresh_token.reused');
@@ -60,6 +65,7 @@ export async function refreshTokenGrant(req: Request, res: Response, config: Con
       subject: family.issuanceId,
       details: {
         family: family.id,
+        rotated: rotate,
         token_type: dpop ? 'DPoP' : 'Bearer',
         ...(wallet ? { wallet_client_id: wallet.clientId } : {}),
       },

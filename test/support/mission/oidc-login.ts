@@ -2,12 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { createAdminClient } from '../../../clients/integrator/src/index.js';
 import type { HolderWallet } from '../../../clients/wallet/src/index.js';
+import { pushSignIn } from '../pushed-sign-in.js';
 
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
 /**
  * An OpenID Connect login through the hosted page, as a relying party and a browser do it without
- * a browser: register a client, open /oauth2/authorize (keeping the page's cookie), let the wallet
+ * a browser: register a client, push its request (PAR), open /oauth2/authorize with the request_uri
+ * (keeping the page's cookie), let the wallet
  * answer the page's same-device request, complete in the same "browser", exchange the code (PKCE).
  */
 export async function oidcLogin(
@@ -29,7 +31,8 @@ export async function oidcLogin(
   expect(client.status).toBe(201);
   if (client.status !== 201) return;
   const verifier = randomBytes(32).toString('base64url');
-  const query = new URLSearchParams({
+  const secret = client.body.client_secret as string;
+  const params = {
     response_type: 'code',
     client_id: client.body.client_id,
     redirect_uri: redirectUri,
@@ -38,8 +41,10 @@ export async function oidcLogin(
     nonce: randomBytes(12).toString('base64url'),
     code_challenge: s256(verifier),
     code_challenge_method: 'S256',
-  });
-  const page = await fetch(`${baseUrl}/oauth2/authorize?${query}`, { redirect: 'manual' });
+  };
+  const pushed = await pushSignIn(baseUrl, params, { basic: { id: client.body.client_id, secret } });
+  expect(pushed.status, JSON.stringify(pushed.json)).toBe(201);
+  const page = await fetch(pushed.url, { redirect: 'manual' });
   const html = await page.text();
   expect(page.status, html.slice(0, 300)).toBe(200);
   const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] as string;
@@ -57,7 +62,6 @@ export async function oidcLogin(
   );
   const location = new URL(done.headers.get('location') ?? '', baseUrl);
   expect(location.origin + location.pathname).toBe(redirectUri);
-  const secret = client.body.client_secret as string;
   const token = await fetch(`${baseUrl}/oauth2/token`, {
     method: 'POST',
     headers: {
