@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
+import { issuingFormat } from '../formats/credential-formats.js';
 import { type IssuanceServices, recordIssuance } from '../issuance/create-issuance.js';
 import { ScimError } from '../scim/scim-error.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
@@ -91,6 +92,11 @@ async function bringInLine(
   if (live && user.credentialPayloadHash === built.hash && !renewAnyway)
     return { outcome: 'unchanged', issued: [], revoked: [] };
 
+  // Direct delivery has no holder key to bind to: a format that always binds (an mdoc) needs an offer.
+  if (tenant.delivery === 'direct' && issuingFormat(configuration).holderBindingRequired)
+    return none(
+      `${configuration.id} is always bound to the holder's key, which direct delivery does not have: deliver it by e-mail`,
+    );
   const email = readAttribute(user.resource, 'emails[primary eq true].value');
   if (tenant.delivery === 'email' && typeof email !== 'string')
     return none('the user has no e-mail address to send the offer to');

@@ -206,8 +206,10 @@ describe('presentations under the profile', () => {
     expect(request.client_id).toMatch(/^x509_hash:/);
     const metadata = request.client_metadata as Record<string, unknown>;
     expect(metadata.encrypted_response_enc_values_supported).toEqual(['A128GCM', 'A256GCM']);
+    // HAIP 1.0 sections 5 and 6: its two credential formats, and nothing else (no jwt_vc_json).
     expect(metadata.vp_formats_supported).toEqual({
       'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
+      mso_mdoc: { issuerauth_alg_values: [-7, -9], deviceauth_alg_values: [-7, -9] },
     });
     expect(answer.status).toBe(200);
     const trust = { method: 'x509', anchor: sha256Hex(pki.root.pem), anchor_subject: 'CN=Partner Root CA' };
