@@ -107,6 +107,12 @@ describe('npm start on embedded defaults', () => {
 
   it('provisions a SCIM user: created, deactivated, deleted', () => mission.scimLifecycle(), 60_000);
 
+  it(
+    'issues the employee mdoc, verifies it over direct_post.jwt, refuses it once revoked',
+    () => mission.mdocLifecycle(),
+    90_000,
+  );
+
   it('keeps everything across a restart on the same DATA_DIR; a cold node logs in over OIDC', async () => {
     const { wallet } = await mission.issueUi();
     const before = await mission.auditVerified();

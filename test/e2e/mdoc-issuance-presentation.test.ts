@@ -1,25 +1,24 @@
 import { X509Certificate } from 'node:crypto';
-import { IssuerSigned, SessionTranscript } from '@owf/mdoc';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { IssuerSigned } from '@owf/mdoc';
+import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../clients/integrator/src/index.js';
 import type { CachedStatusListFetcher } from '../../server/oid4vp/verification/status-list-cache.js';
 import { employeePayload } from '../support/fixtures.js';
 import { mailedOffer } from '../support/mailed-offer.js';
-import { mdocCrypto, presentMdoc } from '../support/mdoc-holder.js';
+import { EMPLOYEE_NS, presentEmployeeMdoc, redeemMdocOffer } from '../support/mdoc-wallet.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
-import { ThirdPartyHolder } from '../support/third-party-holder.js';
 import { until } from '../support/until.js';
 
 /**
  * The employee credential as an ISO mdoc, end to end on the real service: the integrator offers
  * `EmployeeMdoc`, a wallet redeems it (pre-authorized code with the mailed tx_code) and gets an
- * IssuerSigned that @owf/mdoc (not ours) verifies against the deployment's CA; a verifier session
+ * IssuerSigned that @owf/mdoc (not ours) reads, its signer certified by the deployment's CA; a verifier session
  * asks for it by doctype, and a holder made of third-party libraries (@openid4vc/openid4vp for the
  * request and the encrypted response, @owf/mdoc for the DeviceResponse) answers over
  * direct_post.jwt; after revocation the CWT status list refuses it.
  */
-const NS = 'eu.credservice.employee.1';
+const NS = EMPLOYEE_NS;
 let f: TenantFixture;
 let caRoot: string;
 
@@ -41,87 +40,18 @@ afterAll(() => f.stop());
 const issuer = () => f.t.service.context.config.issuerUrl;
 
 async function receiveMdoc(email: string) {
-  const { offerId, location, txCode } = await mailedOffer(
+  const { offerId, offerUri, txCode } = await mailedOffer(
     f.integrator,
     f.smtp,
     email,
     { [NS]: employeePayload() },
     'EmployeeMdoc',
   );
-  const offer = (await (await fetch(location)).json()) as {
-    credential_configuration_ids: string[];
-    grants: Record<string, { 'pre-authorized_code': string }>;
-  };
-  expect(offer.credential_configuration_ids).toEqual(['EmployeeMdoc']);
-  const token = (await (
-    await fetch(`${f.t.baseUrl}/oid4vci/v1/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code',
-        'pre-authorized_code': offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']?.[
-          'pre-authorized_code'
-        ] as string,
-        tx_code: txCode,
-      }),
-    })
-  ).json()) as { access_token: string };
-  const { c_nonce } = (await (await fetch(`${f.t.baseUrl}/oid4vci/v1/nonce`, { method: 'POST' })).json()) as {
-    c_nonce: string;
-  };
-  const device = await generateKeyPair('ES256', { extractable: true });
-  const deviceJwk = await exportJWK(device.publicKey);
-  const proof = await new SignJWT({ nonce: c_nonce })
-    .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: deviceJwk })
-    .setAudience(issuer())
-    .setIssuedAt()
-    .sign(device.privateKey);
-  const res = await fetch(`${f.t.baseUrl}/oid4vci/v1/credential`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}` },
-    body: JSON.stringify({ credential_configuration_id: 'EmployeeMdoc', proofs: { jwt: [proof] } }),
-  });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { credentials: { credential: string }[] };
-  const credential = body.credentials[0]?.credential as string;
-  return { offerId, credential, devicePrivateKey: await exportJWK(device.privateKey) };
+  return { offerId, ...(await redeemMdocOffer(f.t.baseUrl, offerUri, txCode)) };
 }
 
-/** A session asking for the employee mdoc; the holder answers with a DeviceResponse made by @owf/mdoc. */
-async function present(credential: string, devicePrivateKey: JWK) {
-  const session = await f.integrator.createAuthorizationRequest({
-    body: { credential_configuration_id: 'EmployeeMdoc', response_mode: 'direct_post.jwt' } as never,
-  });
-  if (session.status !== 201) throw new Error(`session: ${session.status} ${JSON.stringify(session.body)}`);
-  const holder = await ThirdPartyHolder.create();
-  const answer = await holder.presentVpToken(session.body.authorization_request_uri, async (resolved) => {
-    const request = resolved.authorizationRequestPayload as {
-      client_id: string;
-      nonce: string;
-      response_uri: string;
-      client_metadata: { jwks: { keys: JWK[] } };
-    };
-    const [encryptionKey] = request.client_metadata.jwks.keys;
-    const transcript = await SessionTranscript.forOid4Vp(
-      {
-        clientId: request.client_id,
-        nonce: request.nonce,
-        responseUri: request.response_uri,
-        jwkThumbprint: Buffer.from(await calculateJwkThumbprint(encryptionKey as JWK), 'base64url'),
-      },
-      mdocCrypto,
-    );
-    const deviceResponse = await presentMdoc({
-      issuerSigned: credential,
-      devicePrivateKey,
-      sessionTranscript: transcript,
-      disclose: { [NS]: ['mandator', 'mandatee', 'power'] },
-    });
-    return { credential: [Buffer.from(deviceResponse).toString('base64url')] };
-  });
-  const polled = await f.integrator.getAuthorizationRequest({ params: { id: session.body.session_id } });
-  return { answer, result: polled.body as Record<string, unknown> };
-}
+const present = (credential: string, devicePrivateKey: JWK) =>
+  presentEmployeeMdoc(f.integrator, { credential, devicePrivateKey });
 
 describe('the employee credential as an ISO mdoc', () => {
   let received: Awaited<ReturnType<typeof receiveMdoc>>;

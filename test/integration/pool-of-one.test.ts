@@ -43,6 +43,8 @@ describe('with a pool of one connection', () => {
     await mission.oidcLogin(wallet);
   });
 
+  it('issues, verifies and revokes the employee mdoc', () => mission.mdocLifecycle(), 60_000);
+
   it('provisions over SCIM and verifies the audit chain', async () => {
     await mission.scimLifecycle();
     await mission.auditVerified();

@@ -1,5 +1,9 @@
 import { expect } from 'vitest';
-import { createAdminClient, createIntegratorClient } from '../../../clients/integrator/src/index.js';
+import {
+  createAdminClient,
+  createClient,
+  createIntegratorClient,
+} from '../../../clients/integrator/src/index.js';
 import {
   fetchCredentialStatus,
   HolderWallet,
@@ -13,6 +17,7 @@ import { acmeTenant } from '../test-service.js';
 import { until } from '../until.js';
 import { issueByAuthorizationCode } from './authorization-code.js';
 import type { Mailbox } from './mailbox.js';
+import { mdocLifecycle } from './mdoc.js';
 import { oidcLogin } from './oidc-login.js';
 import { issueWalletInitiated } from './wallet-initiated.js';
 
@@ -27,6 +32,8 @@ type Integrator = ReturnType<typeof createIntegratorClient>;
  */
 export class Mission {
   readonly admin: ReturnType<typeof createAdminClient>;
+  /** Every API in one client (trust anchors are not in the admin contract's router). */
+  readonly service: ReturnType<typeof createClient>;
   integrator!: Integrator;
   tenant!: { id: string; integrator_token: string; scim_token: string };
   private n = 0;
@@ -37,6 +44,7 @@ export class Mission {
     readonly mailbox: Mailbox,
   ) {
     this.admin = createAdminClient({ baseUrl, token: adminToken });
+    this.service = createClient({ baseUrl, token: adminToken });
   }
 
   /** Reuses a tenant made earlier (after a restart), or makes one with a mandator. */
@@ -167,6 +175,18 @@ export class Mission {
     await wallet.present(session.body.authorization_request_uri, http);
     const polled = await this.integrator.getAuthorizationRequest({ params: { id: session.body.session_id } });
     expect(polled.body).toMatchObject({ status: 'verified', verified: true });
+  }
+
+  /** The employee credential as an ISO mdoc: issued, presented over direct_post.jwt, revoked and refused. */
+  mdocLifecycle() {
+    return mdocLifecycle(
+      this.baseUrl,
+      this.service,
+      this.integrator,
+      this.tenant.id,
+      this.mailbox,
+      this.nextEmail,
+    );
   }
 
   oidcLogin(wallet: HolderWallet) {
