@@ -2,10 +2,11 @@ import { createPublicKey } from 'node:crypto';
 import { base64url } from 'jose';
 import { ChainError } from '../../keys/chain-error.js';
 import { validateChain } from '../../keys/x509-chain.js';
-import { check, PresentationError, reject } from '../../oid4vp/verification/presentation-error.js';
+import { checkListedStatus } from '../../oid4vp/verification/check-status.js';
+import { check, PresentationError } from '../../oid4vp/verification/presentation-error.js';
 import { isCachedStatusListFetcher } from '../../oid4vp/verification/status-list-cache.js';
 import type { Checks } from '../../oid4vp/verification/types.js';
-import { readStatus, StatusType } from '../../status-list/status-list-encoding.js';
+import { readStatus } from '../../status-list/status-list-encoding.js';
 import { readStatusListCwt, type VerifiedStatusListCwt } from './read-status-list-cwt.js';
 
 type Ref = { idx: number; uri: string };
@@ -52,23 +53,10 @@ async function readList(ref: Ref, checks: Checks): Promise<VerifiedStatusListCwt
 
 /**
  * An mdoc's status (its MSO's `status.status_list`, Token Status List in CBOR) from the list's CWT
- * form. VALID passes; INVALID is `revoked`, SUSPENDED `suspended`; any failure to fetch, trust or
- * read the list is `status_unavailable` (fail closed), as for SD-JWT VCs.
+ * form, read and judged as an SD-JWT VC's is from the JWT form (fail closed).
  */
-export async function checkMdocStatus(ref: Ref, checks: Checks): Promise<void> {
-  let value: number;
-  try {
+export const checkMdocStatus = (ref: Ref, checks: Checks) =>
+  checkListedStatus(ref.uri, async () => {
     const list = await readList(ref, checks);
-    value = readStatus(list.statuses, list.bits, ref.idx);
-  } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    return reject('status_unavailable', `the status list ${ref.uri} cannot be used: ${reason}`, e);
-  }
-  check(value !== StatusType.INVALID, 'revoked', 'the credential is revoked');
-  check(value !== StatusType.SUSPENDED, 'suspended', 'the credential is suspended');
-  check(
-    value === StatusType.VALID,
-    'status_unavailable',
-    `the credential has status 0x${value.toString(16)}`,
-  );
-}
+    return readStatus(list.statuses, list.bits, ref.idx);
+  });

@@ -112,20 +112,17 @@ async function readListEntry(ref: StatusReference, issuer: string, trust: Issuer
 }
 
 /**
- * The credential's status from its Status List Token, which must be signed for the credential's own
- * issuer: by an `x5c` chain to a trust anchor naming it, by the credential's certificate key, or by a
- * key of `trustedIssuers(iss)` (this service publishes its status-list keys in its jwt-vc-issuer
- * metadata); see verifyStatusListSignature. A token that carries an `iss` must name that same issuer. VALID passes; INVALID is `revoked`, SUSPENDED is
- * `suspended`; anything else, and every failure to fetch, verify or read the list, is
- * `status_unavailable`: no statement can be made, so the credential is refused (fail closed).
+ * A status read from a list, fail closed: `read` failing for any reason is `status_unavailable` (no
+ * statement can be made); VALID passes, INVALID is `revoked`, SUSPENDED `suspended`, anything else
+ * `status_unavailable`. Shared by every format's status check (JWT and CWT lists).
  */
-export async function checkStatus(ref: StatusReference, issuer: string, trust: IssuerTrust, checks: Checks) {
+export async function checkListedStatus(uri: string, read: () => Promise<number>): Promise<void> {
   let value: number;
   try {
-    value = await readListEntry(ref, issuer, trust, checks);
+    value = await read();
   } catch (e) {
     const reason = e instanceof PresentationError || e instanceof Error ? e.message : String(e);
-    return reject('status_unavailable', `the status list ${ref.uri} cannot be used: ${reason}`, e);
+    return reject('status_unavailable', `the status list ${uri} cannot be used: ${reason}`, e);
   }
   check(value !== StatusType.INVALID, 'revoked', 'the credential is revoked');
   check(value !== StatusType.SUSPENDED, 'suspended', 'the credential is suspended');
@@ -135,3 +132,12 @@ export async function checkStatus(ref: StatusReference, issuer: string, trust: I
     `the credential has status 0x${value.toString(16)}`,
   );
 }
+
+/**
+ * The credential's status from its Status List Token, which must be signed for the credential's own
+ * issuer: by an `x5c` chain to a trust anchor naming it, by the credential's certificate key, or by a
+ * key of `trustedIssuers(iss)` (this service publishes its status-list keys in its jwt-vc-issuer
+ * metadata); see verifyStatusListSignature. A token that carries an `iss` must name that same issuer.
+ */
+export const checkStatus = (ref: StatusReference, issuer: string, trust: IssuerTrust, checks: Checks) =>
+  checkListedStatus(ref.uri, () => readListEntry(ref, issuer, trust, checks));
