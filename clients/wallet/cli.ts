@@ -7,6 +7,7 @@ import {
   dottedPath,
   HolderWallet,
   PresentationDeclinedError,
+  type StoredCredential,
   WalletError,
 } from './src/index.js';
 
@@ -14,18 +15,23 @@ import {
  * A demo holder whose keys and credentials live in a directory (`--store`, default
  * ~/.credservice-wallet), so that one run receives and a later one presents:
  *   receive <offer-uri> --tx-code 123456   redeems an `openid-credential-offer://` link, verifies
- *                                           and stores the credential, prints its claims and status
+ *                                           and stores the credential (an SD-JWT VC or an mdoc),
+ *                                           prints its claims and status
+ *     --configuration EmployeeMdoc         which of the offered configurations (default the first)
  *   present <openid4vp-uri>                answers a verifier's request with a stored credential;
- *     --only mandatee.email (repeatable)   discloses only those of the requested claims
+ *     --only mandatee.email (repeatable)   discloses only those of the requested claims (an mdoc's
+ *                                           by `namespace.element` or the element name alone)
  *     --dry-run                            prints what would be disclosed and sends nothing
  *   list                                   prints the stored credentials and their current status
  * Every command prints one JSON document on stdout. `--allow-http` for a local service without TLS.
  */
 const USAGE = `usage: npx tsx clients/wallet/cli.ts <command> [options]
   receive <offer-uri> [--tx-code CODE]   redeem a credential offer and store the credential
+    [--configuration ID]                 which offered configuration to request (default the first)
   present <openid4vp-uri>                present a stored credential to a verifier
     [--only CLAIM]... [--dry-run]        disclose only these requested claims (dotted, e.g.
-                                         mandatee.email); print what would be sent, send nothing
+                                         mandatee.email; an mdoc's element name, e.g. mandatee);
+                                         print what would be sent, send nothing
   list                                   show the stored credentials and their status now
 options: --store DIR (default ~/.credservice-wallet)  --allow-http (a local service without TLS)`;
 
@@ -33,6 +39,7 @@ const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: {
     'tx-code': { type: 'string' },
+    configuration: { type: 'string' },
     only: { type: 'string', multiple: true },
     'dry-run': { type: 'boolean', default: false },
     store: { type: 'string', default: path.join(os.homedir(), '.credservice-wallet') },
@@ -51,15 +58,21 @@ if (values.help || !(needsUri || command === 'list') || (needsUri && !uri)) {
 const store = path.resolve(values.store);
 const wallet = new HolderWallet({ ...fileWallet(store), http: { allowHttp: values['allow-http'] } });
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+/** What kind of credential it is: the SD-JWT VC's type, or the mdoc's doctype. */
+const kindOf = (c: StoredCredential) =>
+  c.format === 'mso_mdoc' ? { format: c.format, doctype: c.doctype } : { format: 'dc+sd-jwt', vct: c.vct };
 
 try {
   if (command === 'receive') {
-    const txCode = values['tx-code'];
-    const received = await wallet.receive(uri ?? '', txCode !== undefined ? { txCode } : {});
+    const { 'tx-code': txCode, configuration } = values;
+    const received = await wallet.receive(uri ?? '', {
+      ...(txCode !== undefined ? { txCode } : {}),
+      ...(configuration !== undefined ? { credentialConfigurationId: configuration } : {}),
+    });
     const credentials = [];
     for (const c of received) {
       const status = c.statusReference ? await wallet.checkStatus(c.id) : undefined;
-      credentials.push({ id: c.id, vct: c.vct, issuer: c.issuer, status: status?.label, claims: c.claims });
+      credentials.push({ id: c.id, ...kindOf(c), issuer: c.issuer, status: status?.label, claims: c.claims });
     }
     print({ store, credentials });
   } else if (command === 'present') {
@@ -69,9 +82,10 @@ try {
       Object.values(matches).map((m) => ({
         query: m.queryId,
         credential: m.credential.id,
-        vct: m.credential.vct,
+        ...kindOf(m.credential),
         claims: m.claims.map((c) => dottedPath(c.path)),
-        disclosures: m.disclosures.length,
+        // An mdoc discloses one data element per claim, and has no SD-JWT disclosures.
+        disclosures: m.credential.format === 'mso_mdoc' ? m.claims.length : m.disclosures.length,
       }));
     if (values['dry-run']) {
       const preview = await wallet.preview(uri ?? '', options);
@@ -83,15 +97,18 @@ try {
     }
   } else {
     const credentials = [];
-    for (const { id, vct, issuer, receivedAt, statusReference } of await wallet.list()) {
+    for (const c of await wallet.list()) {
       // Read afresh from the issuer's status list, so that a revocation shows here.
-      const status = statusReference
-        ? await wallet.checkStatus(id).then(
+      const status = c.statusReference
+        ? await wallet.checkStatus(c.id).then(
             (s) => s.label,
             (e: Error) => `unknown (${e.message})`,
           )
         : undefined;
-      credentials.push({ id, vct, issuer, receivedAt, status });
+      const { id, issuer, receivedAt } = c;
+      // An mdoc's claims are its data elements by namespace, which nothing else shows.
+      const claims = c.format === 'mso_mdoc' ? { claims: c.claims } : {};
+      credentials.push({ id, ...kindOf(c), issuer, receivedAt, status, ...claims });
     }
     print({ store, credentials });
   }

@@ -1,3 +1,4 @@
+import { type CredentialFormat, formatOf, type StoredCredential } from './credential-store.js';
 import { WalletError } from './errors.js';
 import { asObject, checkedUrl, type HttpOptions, stringField } from './http.js';
 import type { DcqlQuery } from './select-for-dcql.js';
@@ -122,16 +123,56 @@ export function checkTimes(payload: Record<string, unknown>, opts: RequestValida
     throw new WalletError('the request object is not valid yet');
 }
 
-/** The verifier must accept SD-JWT VCs signed and key-bound with ES256, the only algorithm we have. */
-export function checkClientMetadata(metadata: Record<string, unknown>) {
-  const formats = metadata.vp_formats_supported;
-  if (formats === undefined) return;
-  const sdJwt = asObject(formats, 'vp_formats_supported')['dc+sd-jwt'];
-  if (sdJwt === undefined) throw new WalletError('vp_formats_not_supported: the verifier takes no dc+sd-jwt');
-  const algs = asObject(sdJwt, 'vp_formats_supported.dc+sd-jwt');
-  for (const key of ['sd-jwt_alg_values', 'kb-jwt_alg_values']) {
-    const values = algs[key];
-    if (values !== undefined && !(Array.isArray(values) && values.includes('ES256')))
-      throw new WalletError(`vp_formats_not_supported: ${key} lacks ES256`);
+/**
+ * Per format of ours, the algorithm lists of `vp_formats_supported` and the values we sign with:
+ * ES256 for SD-JWT VCs and KB-JWTs (B.3.4); for mdocs ES256 on P-256, which `-7` or `-9` (ESP256,
+ * ES256 fully specified for P-256) in the verifier's lists accepts (B.2.2).
+ */
+const OUR_ALGS: Record<CredentialFormat, { lists: string[]; algs: unknown[] }> = {
+  'dc+sd-jwt': { lists: ['sd-jwt_alg_values', 'kb-jwt_alg_values'], algs: ['ES256'] },
+  mso_mdoc: { lists: ['issuerauth_alg_values', 'deviceauth_alg_values'], algs: [-7, -9] },
+};
+
+/** Why each format of ours is refused by the verifier's `vp_formats_supported`, if it is. */
+function refusedFormats(metadata: ClientMetadata | undefined): Map<CredentialFormat, string> {
+  const refused = new Map<CredentialFormat, string>();
+  if (metadata?.vp_formats_supported === undefined) return refused;
+  const formats = asObject(metadata.vp_formats_supported, 'vp_formats_supported');
+  for (const [format, ours] of Object.entries(OUR_ALGS) as [CredentialFormat, typeof OUR_ALGS.mso_mdoc][]) {
+    if (formats[format] === undefined) {
+      refused.set(format, `the verifier takes no ${format}`);
+      continue;
+    }
+    const given = asObject(formats[format], `vp_formats_supported.${format}`);
+    const lacking = ours.lists.find(
+      (list) =>
+        given[list] !== undefined &&
+        !(Array.isArray(given[list]) && ours.algs.some((a) => (given[list] as unknown[]).includes(a))),
+    );
+    if (lacking) refused.set(format, `${format} ${lacking} lacks ${ours.algs.join(' or ')}`);
   }
+  return refused;
+}
+
+/**
+ * The stored credentials the verifier can take: those of a format its `vp_formats_supported` lists
+ * with an algorithm we sign with (all of them when it says nothing). Per format, so a verifier of
+ * mdocs only is served from the mdocs.
+ */
+export function credentialsAcceptedBy<C extends StoredCredential>(
+  metadata: ClientMetadata | undefined,
+  credentials: C[],
+): C[] {
+  const refused = refusedFormats(metadata);
+  return credentials.filter((c) => !refused.has(formatOf(c)));
+}
+
+/**
+ * The verifier must accept at least one of our formats: SD-JWT VCs signed and key-bound with ES256
+ * (the only algorithm we have), or mdocs whose IssuerAuth and DeviceAuth are ES256 on P-256.
+ */
+export function checkClientMetadata(metadata: Record<string, unknown>) {
+  const refused = refusedFormats(metadata as ClientMetadata);
+  if (refused.size === Object.keys(OUR_ALGS).length)
+    throw new WalletError(`vp_formats_not_supported: ${[...refused.values()].join('; ')}`);
 }

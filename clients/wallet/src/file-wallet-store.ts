@@ -61,7 +61,9 @@ export function fileWallet(dir: string): FileWallet {
   return { crypto, store };
 }
 
-type StoredCredentialJson = Omit<StoredCredential, 'receivedAt'> & { receivedAt: string };
+/** A stored credential as JSON holds it: the date as text, each format's members as they are. */
+type Serialized<T> = T extends unknown ? Omit<T, 'receivedAt'> & { receivedAt: string } : never;
+type StoredCredentialJson = Serialized<StoredCredential>;
 
 async function readJson<T>(file: string, empty: T): Promise<T> {
   let text: string;

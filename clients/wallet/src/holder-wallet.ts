@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CredentialStore, StoredCredential } from './credential-store.js';
+import { type CredentialStore, formatOf, type StoredCredential } from './credential-store.js';
 import { WalletError } from './errors.js';
 import type { HolderCrypto } from './holder-crypto.js';
 import type { HttpOptions } from './http.js';
@@ -43,16 +43,31 @@ export class HolderWallet {
     const received = await receiveCredentialOffer(offerUri, this.#crypto, { ...this.#http, ...options });
     const stored: StoredCredential[] = [];
     for (const c of received.credentials) {
-      const record: StoredCredential = {
+      const common = {
         id: randomUUID(),
         compact: c.compact,
-        issuer: c.verified.claims.iss as string,
-        vct: c.verified.claims.vct as string,
-        claims: c.verified.claims,
         holderKeyId: c.key.id,
         receivedAt: new Date(),
         ...(c.verified.statusReference ? { statusReference: c.verified.statusReference } : {}),
       };
+      const record: StoredCredential =
+        c.format === 'mso_mdoc'
+          ? {
+              ...common,
+              format: 'mso_mdoc',
+              // An mdoc names no issuer of its own: it is the Credential Issuer it came from.
+              issuer: received.offer.credential_issuer,
+              doctype: c.verified.doctype,
+              claims: c.verified.claims,
+              deviceKey: c.verified.deviceKey,
+            }
+          : {
+              ...common,
+              format: 'dc+sd-jwt',
+              issuer: c.verified.claims.iss as string,
+              vct: c.verified.claims.vct as string,
+              claims: c.verified.claims,
+            };
       await this.#store.save(record);
       stored.push(record);
     }
@@ -99,6 +114,10 @@ export class HolderWallet {
     const credential = await this.#store.get(id);
     if (!credential) throw new WalletError(`no credential ${id}`);
     if (!credential.statusReference) throw new WalletError(`credential ${id} has no status list entry`);
-    return fetchCredentialStatus(credential.statusReference, credential.issuer, this.#http);
+    // An mdoc's list is read in its CWT form where the issuer serves it (Token Status List §5.2).
+    return fetchCredentialStatus(credential.statusReference, credential.issuer, {
+      ...this.#http,
+      preferCwt: formatOf(credential) === 'mso_mdoc',
+    });
   }
 }

@@ -1,6 +1,7 @@
 /**
  * A holder wallet for OpenID4VCI 1.0 (pre-authorized code flow), OpenID4VP 1.0 (signed requests of
- * x509_hash and x509_san_dns clients, DCQL, direct_post and direct_post.jwt) and SD-JWT VC. Each
+ * x509_hash and x509_san_dns clients, DCQL, direct_post and direct_post.jwt, the Digital
+ * Credentials API), SD-JWT VC and ISO mdoc (mso_mdoc, its CBOR and COSE through @owf/mdoc). Each
  * protocol step is a verb-first function taking its inputs and HttpOptions; HolderWallet wires them
  * to a key provider (HolderCrypto) and a CredentialStore.
  */
@@ -18,9 +19,12 @@ export type { HttpOptions } from './http.js';
 export * from './issuer-keys.js';
 export * from './issuer-metadata.js';
 export * from './limit-disclosures.js';
+export * from './mdoc-claims.js';
+export * from './mdoc-presentation.js';
 export * from './nonce.js';
 export * from './notification.js';
 export * from './present-credentials.js';
+export * from './present-match.js';
 export * from './present-over-dc-api.js';
 export * from './proof.js';
 export * from './receive-credential.js';
@@ -29,8 +33,10 @@ export * from './sd-jwt.js';
 export * from './sd-jwt-presentation.js';
 export * from './select-for-dcql.js';
 export * from './status-list.js';
+export * from './status-list-cwt.js';
 export * from './submit-response.js';
 export * from './token.js';
+export * from './verify-mdoc.js';
 export * from './verify-sd-jwt-vc.js';
 export * from './well-known.js';
 export * from './x509-hash.js';

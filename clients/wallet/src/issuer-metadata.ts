@@ -4,10 +4,13 @@ import { WalletError } from './errors.js';
 import { getJson, type HttpOptions, stringField } from './http.js';
 import { wellKnownUrl } from './well-known.js';
 
-/** The members of a credential configuration this wallet reads (OID4VCI §12.2.4, Appendix A.3). */
+/** The members of a credential configuration this wallet reads (OID4VCI §12.2.4, Appendix A.2 and A.3). */
 export interface CredentialConfiguration {
   format: string;
+  /** The SD-JWT VC type (`dc+sd-jwt`). */
   vct?: string;
+  /** The mdoc document type (`mso_mdoc`, OID4VCI Appendix A.2.2). */
+  doctype?: string;
   cryptographic_binding_methods_supported?: string[];
   proof_types_supported?: { jwt?: { proof_signing_alg_values_supported: string[] }; [type: string]: unknown };
   [other: string]: unknown;

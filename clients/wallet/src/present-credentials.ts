@@ -1,11 +1,15 @@
-import type { AuthorizationRequest, RequestValidationOptions } from './authorization-request.js';
+import {
+  type AuthorizationRequest,
+  credentialsAcceptedBy,
+  type RequestValidationOptions,
+} from './authorization-request.js';
 import type { StoredCredential } from './credential-store.js';
 import { WalletError } from './errors.js';
 import type { HolderCrypto } from './holder-crypto.js';
 import { limitDisclosures } from './limit-disclosures.js';
+import { redirectSessionTranscript } from './mdoc-presentation.js';
+import { createPresentation, type PresentationBinding } from './present-match.js';
 import { fetchRequestObject } from './request-object.js';
-import { splitSdJwt } from './sd-jwt.js';
-import { createSdJwtPresentation } from './sd-jwt-presentation.js';
 import {
   type ChooseCredential,
   type DcqlMatch,
@@ -21,17 +25,17 @@ import {
 
 /** Ways to present wrongly on purpose, so that tests can show the verifier rejects each. */
 export interface PresentationMisbehaviour {
-  /** KB-JWT `nonce` other than the request's. */
+  /** KB-JWT `nonce` (an mdoc's SessionTranscript nonce) other than the request's. */
   nonce?: string;
-  /** KB-JWT `aud` other than the full client_id. */
+  /** KB-JWT `aud` (an mdoc's SessionTranscript client_id) other than the full client_id. */
   audience?: string;
-  /** KB-JWT `iat`, e.g. far in the past or the future. */
+  /** KB-JWT `iat`, e.g. far in the past or the future; SD-JWT only. */
   issuedAt?: number;
   /** `state` other than the request's; null leaves it out. */
   state?: string | null;
-  /** Alter the first presented disclosure (see createSdJwtPresentation). */
+  /** Alter the first presented disclosure (see createSdJwtPresentation); SD-JWT only. */
   tamperDisclosure?: boolean;
-  /** Present the SD-JWT without a KB-JWT. */
+  /** Present the SD-JWT without a KB-JWT; SD-JWT only. */
   skipKeyBinding?: boolean;
   /** Disclose every claim of the credential, not only those the query selects. */
   discloseAll?: boolean;
@@ -42,7 +46,10 @@ export interface PresentationMisbehaviour {
 export interface PresentOptions extends RequestValidationOptions {
   /** Picks a credential when several answer a query (the End-User's choice); the first by default. */
   choose?: ChooseCredential;
-  /** Disclose only these of the requested claims (dotted paths such as `mandatee.email`). */
+  /**
+   * Disclose only these of the requested claims: dotted paths such as `mandatee.email`, for an
+   * mdoc `namespace.element` or the element name alone.
+   */
   only?: string[];
   /** Tell the verifier `access_denied` when the stored credentials cannot answer (default true). */
   declineWhenUnanswerable?: boolean;
@@ -77,14 +84,16 @@ export async function previewPresentation(
   opts: PresentOptions = {},
 ): Promise<{ request: AuthorizationRequest; matches: Record<string, DcqlMatch> }> {
   const request = await fetchRequestObject(authorizationRequestUri, opts);
-  const matches = selectForDcql(request.dcql_query, credentials, opts.choose);
+  const accepted = credentialsAcceptedBy(request.client_metadata, credentials);
+  const matches = selectForDcql(request.dcql_query, accepted, opts.choose);
   return { request, matches: opts.only ? limitDisclosures(matches, opts.only) : matches };
 }
 
 /**
  * The whole OID4VP flow for an `openid4vp://` link: fetch and verify the Request Object, answer its
- * DCQL query from `credentials`, build one SD-JWT+KB presentation per answered query bound to the
- * request's nonce and full client_id, and POST the response (encrypted for direct_post.jwt).
+ * DCQL query from `credentials`, build one presentation per answered query (an SD-JWT+KB bound to
+ * the request's nonce and full client_id, or an mdoc DeviceResponse signed over the B.2.6.1
+ * SessionTranscript), and POST the response (encrypted for direct_post.jwt).
  */
 export async function presentCredentials(
   authorizationRequestUri: string,
@@ -109,30 +118,25 @@ export async function presentCredentials(
 
   let matches: Record<string, DcqlMatch>;
   try {
-    matches = selectForDcql(request.dcql_query, credentials, opts.choose);
+    const accepted = credentialsAcceptedBy(request.client_metadata, credentials);
+    matches = selectForDcql(request.dcql_query, accepted, opts.choose);
     if (opts.only) matches = limitDisclosures(matches, opts.only);
   } catch (e) {
     if (!(e instanceof UnanswerableQueryError) || opts.declineWhenUnanswerable === false) throw e;
     const sent = await send({ error: e.error, error_description: e.message });
     throw new PresentationDeclinedError(e.message, sent.redirectUri);
   }
+  const nonce = bad.nonce ?? request.nonce;
+  const audience = bad.audience ?? request.client_id;
+  const binding: PresentationBinding = {
+    nonce,
+    audience,
+    // A wrong nonce or audience goes into an mdoc's transcript as it would into a KB-JWT.
+    sessionTranscript: () => redirectSessionTranscript({ ...request, nonce, client_id: audience }),
+  };
   const vpToken: Record<string, string[]> = {};
-  for (const [id, match] of Object.entries(matches)) {
-    const presentation = await createSdJwtPresentation(
-      {
-        credential: match.credential.compact,
-        disclosures: bad.discloseAll ? splitSdJwt(match.credential.compact).disclosures : match.disclosures,
-        holderKeyId: match.credential.holderKeyId,
-        nonce: bad.nonce ?? request.nonce,
-        audience: bad.audience ?? request.client_id,
-        ...(bad.issuedAt !== undefined ? { issuedAt: bad.issuedAt } : {}),
-        ...(bad.tamperDisclosure ? { tamperDisclosure: true } : {}),
-        ...(bad.skipKeyBinding ? { skipKeyBinding: true } : {}),
-      },
-      crypto,
-    );
-    // One presentation per query: `multiple` permits more but never requires them (§8.1).
-    vpToken[id] = [presentation];
-  }
+  // One presentation per query: `multiple` permits more but never requires them (§8.1).
+  for (const [id, match] of Object.entries(matches))
+    vpToken[id] = [await createPresentation(match, binding, crypto, bad)];
   return { request, vpToken, matches, ...(await send({ vp_token: vpToken })) };
 }

@@ -2,6 +2,7 @@ import {
   type ClientMetadata,
   checkClientMetadata,
   checkTimes,
+  credentialsAcceptedBy,
   type RequestValidationOptions,
 } from './authorization-request.js';
 import type { StoredCredential } from './credential-store.js';
@@ -9,10 +10,12 @@ import { encryptResponse } from './encrypt-response.js';
 import { WalletError } from './errors.js';
 import type { HolderCrypto } from './holder-crypto.js';
 import { asObject } from './http.js';
+import { limitDisclosures } from './limit-disclosures.js';
+import { dcApiSessionTranscript } from './mdoc-presentation.js';
 import type { PresentOptions } from './present-credentials.js';
+import { createPresentation, type PresentationBinding } from './present-match.js';
 import { verifyRequestSignature } from './request-object.js';
-import { createSdJwtPresentation } from './sd-jwt-presentation.js';
-import { type DcqlQuery, selectForDcql, UnanswerableQueryError } from './select-for-dcql.js';
+import { type DcqlMatch, type DcqlQuery, selectForDcql, UnanswerableQueryError } from './select-for-dcql.js';
 
 /** One entry of `navigator.credentials.get({ digital: { requests } })` (OID4VP 1.0 Appendix A.1). */
 export interface DigitalCredentialRequest {
@@ -68,11 +71,12 @@ export async function readDcApiRequest(
 }
 
 /**
- * Answers a Digital Credentials API request with the stored credentials: one SD-JWT+KB presentation
- * per answered query, its KB-JWT addressed to `origin:<origin>` (Appendix A.4, also for signed
- * requests) and the nonce. Returns the DigitalCredential's `data` for the browser to hand back:
- * `{ response }` encrypted to the verifier's key for dc_api.jwt, `{ vp_token }` for dc_api, or
- * `{ error: 'access_denied' }` when nothing answers the query.
+ * Answers a Digital Credentials API request with the stored credentials: one presentation per
+ * answered query, an SD-JWT+KB whose KB-JWT is addressed to `origin:<origin>` (Appendix A.4, also
+ * for signed requests) with the nonce, or an mdoc DeviceResponse signed over the B.2.6.2
+ * SessionTranscript of the origin and nonce. Returns the DigitalCredential's `data` for the
+ * browser to hand back: `{ response }` encrypted to the verifier's key for dc_api.jwt,
+ * `{ vp_token }` for dc_api, or `{ error: 'access_denied' }` when nothing answers the query.
  */
 export async function presentOverDcApi(
   dcRequest: DigitalCredentialRequest,
@@ -87,26 +91,23 @@ export async function presentOverDcApi(
     request.response_mode === 'dc_api.jwt'
       ? { response: await encryptResponse(parameters, request.client_metadata) }
       : parameters;
-  let matches: ReturnType<typeof selectForDcql>;
+  let matches: Record<string, DcqlMatch>;
   try {
-    matches = selectForDcql(request.dcql_query, credentials, opts.choose);
+    const accepted = credentialsAcceptedBy(request.client_metadata, credentials);
+    matches = selectForDcql(request.dcql_query, accepted, opts.choose);
+    if (opts.only) matches = limitDisclosures(matches, opts.only);
   } catch (e) {
     if (!(e instanceof UnanswerableQueryError)) throw e;
     return { request, data: await answer({ error: e.error }) };
   }
+  const nonce = bad.nonce ?? request.nonce;
+  const binding: PresentationBinding = {
+    nonce,
+    audience: bad.audience ?? `origin:${origin}`,
+    sessionTranscript: () => dcApiSessionTranscript({ ...request, nonce }, origin),
+  };
   const vpToken: Record<string, string[]> = {};
   for (const [id, match] of Object.entries(matches))
-    vpToken[id] = [
-      await createSdJwtPresentation(
-        {
-          credential: match.credential.compact,
-          disclosures: match.disclosures,
-          holderKeyId: match.credential.holderKeyId,
-          nonce: bad.nonce ?? request.nonce,
-          audience: bad.audience ?? `origin:${origin}`,
-        },
-        crypto,
-      ),
-    ];
+    vpToken[id] = [await createPresentation(match, binding, crypto, bad)];
   return { request, vpToken, data: await answer({ vp_token: vpToken }) };
 }

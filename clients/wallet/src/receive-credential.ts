@@ -1,14 +1,15 @@
-import { calculateJwkThumbprint } from 'jose';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 import { type CredentialOffer, preAuthorizedGrant, resolveCredentialOffer } from './credential-offer.js';
 import { requestCredential } from './credential-request.js';
 import { OAuthError, WalletError } from './errors.js';
 import type { HolderCrypto, HolderKey } from './holder-crypto.js';
 import type { HttpOptions } from './http.js';
-import { type DiscoveredIssuer, discoverIssuer } from './issuer-metadata.js';
+import { type CredentialConfiguration, type DiscoveredIssuer, discoverIssuer } from './issuer-metadata.js';
 import { requestNonce } from './nonce.js';
 import { sendNotification } from './notification.js';
 import { createProofJwt } from './proof.js';
 import { requestPreAuthorizedToken } from './token.js';
+import { type VerifiedMdoc, verifyMdoc } from './verify-mdoc.js';
 import { type VerifiedSdJwtVc, verifySdJwtVc } from './verify-sd-jwt-vc.js';
 
 export interface ReceiveOptions extends HttpOptions {
@@ -21,13 +22,18 @@ export interface ReceiveOptions extends HttpOptions {
   clientId?: string;
   /** Read the status list while verifying (default true). */
   checkStatus?: boolean;
+  /**
+   * IACA certificates (base64 DER) an mdoc's document signer chain must end in. Absent, the chain
+   * is only checked to be one (each certificate issued by the next, all valid now), as a Request
+   * Object's x5c is; a wallet in the open passes its issuer trust list here.
+   */
+  trustAnchors?: string[];
 }
 
-export interface ReceivedCredential {
-  compact: string;
-  key: HolderKey;
-  verified: VerifiedSdJwtVc;
-}
+/** A credential received and verified; `compact` is as the Credential Response carried it. */
+export type ReceivedCredential =
+  | { format: 'dc+sd-jwt'; compact: string; key: HolderKey; verified: VerifiedSdJwtVc }
+  | { format: 'mso_mdoc'; compact: string; key: HolderKey; verified: VerifiedMdoc };
 
 export interface ReceivedCredentials {
   offer: CredentialOffer;
@@ -56,8 +62,12 @@ export async function receiveCredentialOffer(
   if (!offer.credential_configuration_ids.includes(configurationId))
     throw new WalletError(`${configurationId} is not offered`);
   const configuration = issuer.credential_configurations_supported[configurationId];
-  if (configuration?.format !== 'dc+sd-jwt')
-    throw new WalletError(`${configurationId} is not a dc+sd-jwt credential`);
+  if (configuration?.format !== 'dc+sd-jwt' && configuration?.format !== 'mso_mdoc')
+    throw new WalletError(`${configurationId} is neither a dc+sd-jwt nor an mso_mdoc credential`);
+  // An mdoc binds to a COSE_Key, which the issuer makes from the proof's JWK (OID4VCI A.2).
+  const binding = configuration.cryptographic_binding_methods_supported;
+  if (configuration.format === 'mso_mdoc' && binding && !binding.includes('cose_key'))
+    throw new WalletError(`${configurationId} does not bind to a cose_key`);
   const proofAlgs = configuration.proof_types_supported?.jwt?.proof_signing_alg_values_supported;
   if (configuration.proof_types_supported && !proofAlgs?.includes('ES256'))
     throw new WalletError(`${configurationId} does not accept ES256 jwt proofs`);
@@ -120,7 +130,7 @@ export async function receiveCredentialOffer(
   let credentials: ReceivedCredential[];
   try {
     credentials = await Promise.all(
-      response.credentials.map((compact) => verifyOne(compact, keys, offer, configuration.vct, opts)),
+      response.credentials.map((compact) => verifyOne(compact, keys, offer, configuration, opts)),
     );
     if (new Set(credentials.map((c) => c.key.id)).size !== credentials.length)
       throw new WalletError('two credentials are bound to the same key');
@@ -139,21 +149,34 @@ export async function receiveCredentialOffer(
   };
 }
 
+/** Verifies one issued credential in its configuration's format and finds the key it is bound to. */
 async function verifyOne(
   compact: string,
   keys: HolderKey[],
   offer: CredentialOffer,
-  vct: string | undefined,
+  configuration: CredentialConfiguration,
   opts: ReceiveOptions,
 ): Promise<ReceivedCredential> {
+  const holderKeys = keys.map((k) => k.publicJwk);
+  const ownerOf = async (bound: JWK) => {
+    const thumbprint = await calculateJwkThumbprint(bound);
+    for (const key of keys) if ((await calculateJwkThumbprint(key.publicJwk)) === thumbprint) return key;
+    throw new WalletError('the credential is bound to none of our keys');
+  };
+  if (configuration.format === 'mso_mdoc') {
+    const verified = await verifyMdoc(compact, {
+      ...opts,
+      holderKeys,
+      credentialIssuer: offer.credential_issuer,
+      ...(typeof configuration.doctype === 'string' ? { expectedDoctype: configuration.doctype } : {}),
+    });
+    return { format: 'mso_mdoc', compact, key: await ownerOf(verified.deviceKey), verified };
+  }
   const verified = await verifySdJwtVc(compact, {
     ...opts,
-    holderKeys: keys.map((k) => k.publicJwk),
+    holderKeys,
     expectedIssuer: offer.credential_issuer,
-    ...(vct !== undefined ? { expectedVct: vct } : {}),
+    ...(configuration.vct !== undefined ? { expectedVct: configuration.vct } : {}),
   });
-  const bound = await calculateJwkThumbprint(verified.holderKey);
-  for (const key of keys)
-    if ((await calculateJwkThumbprint(key.publicJwk)) === bound) return { compact, key, verified };
-  throw new WalletError('no key of ours matches cnf');
+  return { format: 'dc+sd-jwt', compact, key: await ownerOf(verified.holderKey), verified };
 }
