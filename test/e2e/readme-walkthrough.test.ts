@@ -68,5 +68,10 @@ describe('the README walkthrough', () => {
     expect(output).toMatch(/"status":"offered"/);
     expect(output).toMatch(/SD-JWT VC with \d+ disclosures/);
     expect(output).toMatch(/INVALID/);
+    // The employee mdoc: received as mso_mdoc, and its session verified with the mandatee alone.
+    expect(output).toMatch(/"format": ?"mso_mdoc"/);
+    expect(output).toMatch(
+      /"status":"verified".*"claims":\{"eu\.credservice\.employee\.1":\{"mandatee":\{[^}]*\}\}\}/,
+    );
   }, 240_000);
 });
