@@ -108,7 +108,7 @@ describe('npm start on embedded defaults', () => {
   it('provisions a SCIM user: created, deactivated, deleted', () => mission.scimLifecycle(), 60_000);
 
   it(
-    'issues the employee mdoc, verifies it over direct_post.jwt, refuses it once revoked',
+    'issues the employee mdoc (authorization and pre-authorized code), verifies it over direct_post.jwt, refuses it once revoked',
     () => mission.mdocLifecycle(),
     90_000,
   );

@@ -9,6 +9,7 @@ import {
   type RequestDpopOptions,
 } from '@openid4vc/oauth2';
 import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
+import { IssuerSigned } from '@owf/mdoc';
 import { digest } from '@sd-jwt/crypto-nodejs';
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { SDJwtVcInstance, type SdJwtVcPayload } from '@sd-jwt/sd-jwt-vc';
@@ -68,6 +69,26 @@ export interface ReceiveOptions {
   keyAttestation?: {
     attest: (holderJwk: JWK, cNonce: string) => Promise<string>;
     proofType?: 'jwt' | 'attestation';
+  };
+}
+
+/** CBOR maps as @owf/mdoc decodes them (Map), made JSON objects for comparison. */
+const plain = (v: unknown): unknown =>
+  v instanceof Map
+    ? Object.fromEntries([...v].map(([k, x]) => [String(k), plain(x)]))
+    : Array.isArray(v)
+      ? v.map(plain)
+      : v;
+
+/** An mdoc as @owf/mdoc reads it: its header is the doctype, its claims the elements by namespace. */
+function readMdoc(credential: string) {
+  const issuerSigned = IssuerSigned.fromEncodedForOid4Vci(credential);
+  const claims: Record<string, Record<string, unknown>> = {};
+  for (const [ns, items] of issuerSigned.issuerNamespaces?.issuerNamespaces ?? [])
+    claims[ns] = Object.fromEntries(items.map((i) => [i.elementIdentifier, plain(i.elementValue)]));
+  return {
+    claims: claims as SdJwtVcPayload & Record<string, unknown>,
+    header: { doctype: issuerSigned.issuerAuth.mobileSecurityObject.docType },
   };
 }
 
@@ -391,8 +412,10 @@ export class ThirdPartyWallet {
     // The library also accepts pre-1.0 shapes (bare strings); 1.0 has objects with `credential`.
     const entry = credentialResponse.credentials?.[0];
     const first = typeof entry === 'object' && entry && 'credential' in entry ? entry.credential : undefined;
-    if (typeof first !== 'string') throw new Error('no SD-JWT VC in the credential response');
-    const verified = await this.verify(first, holderJwk);
+    if (typeof first !== 'string') throw new Error('no credential in the credential response');
+    const format =
+      issuerMetadata.credentialIssuer.credential_configurations_supported[credentialConfigurationId]?.format;
+    const verified = format === 'mso_mdoc' ? readMdoc(first) : await this.verify(first, holderJwk);
     const notificationId = credentialResponse.notification_id;
     if (notificationId) {
       await this.client.sendNotification({

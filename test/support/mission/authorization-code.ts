@@ -15,11 +15,13 @@ export async function issueByAuthorizationCode(
   integrator: ReturnType<typeof createIntegratorClient>,
   mailbox: Mailbox,
   email: string,
+  /** The employee mdoc instead of the SD-JWT VC: its payload and claims sit in its namespace. */
+  namespace?: string,
 ) {
   const res = await integrator.createIssuance({
     body: {
-      credential_configuration_id: 'LEARCredentialEmployee',
-      payload: employeePayload(),
+      credential_configuration_id: namespace ? 'EmployeeMdoc' : 'LEARCredentialEmployee',
+      payload: namespace ? { [namespace]: employeePayload() } : employeePayload(),
       delivery: 'ui',
       email,
       grant_type: 'authorization_code',
@@ -44,5 +46,7 @@ export async function issueByAuthorizationCode(
     dpop: true,
   });
   expect(received.tokenType).toBe('DPoP');
-  expect(received.claims).toMatchObject({ mandatee: { firstName: 'Ana' } });
+  const employee = { mandatee: { firstName: 'Ana' } };
+  expect(received.claims).toMatchObject(namespace ? { [namespace]: employee } : employee);
+  return received;
 }

@@ -12,6 +12,7 @@ import {
   type StoredCredential,
 } from '../../../clients/wallet/src/index.js';
 import { employeePayload } from '../fixtures.js';
+import { EMPLOYEE_NS } from '../mdoc-wallet.js';
 import { scimClient } from '../scim-client.js';
 import { acmeTenant } from '../test-service.js';
 import { until } from '../until.js';
@@ -177,9 +178,19 @@ export class Mission {
     expect(polled.body).toMatchObject({ status: 'verified', verified: true });
   }
 
-  /** The employee credential as an ISO mdoc: issued, presented over direct_post.jwt, revoked and refused. */
-  mdocLifecycle() {
-    return mdocLifecycle(
+  /**
+   * The employee credential as an ISO mdoc: issued by HAIP's authorization code flow (a third-party
+   * wallet: PAR, DPoP) and by pre-authorized code, presented over direct_post.jwt, revoked and refused.
+   */
+  async mdocLifecycle() {
+    await issueByAuthorizationCode(
+      this.baseUrl,
+      this.integrator,
+      this.mailbox,
+      this.nextEmail(),
+      EMPLOYEE_NS,
+    );
+    await mdocLifecycle(
       this.baseUrl,
       this.service,
       this.integrator,
