@@ -1,12 +1,16 @@
 import { X509Certificate } from 'node:crypto';
 import { IssuerSigned, SessionTranscript } from '@owf/mdoc';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../clients/integrator/src/index.js';
 import type { CachedStatusListFetcher } from '../../server/oid4vp/verification/status-list-cache.js';
 import { employeePayload } from '../support/fixtures.js';
-import { mailedOffer } from '../support/mailed-offer.js';
 import { mdocCrypto, presentMdoc } from '../support/mdoc-holder.js';
+import {
+  EMPLOYEE_MDOC_NAMESPACE,
+  type ReceivedMdoc,
+  receiveMdoc,
+  trustDeploymentCa,
+} from '../support/receive-mdoc.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
 import { until } from '../support/until.js';
@@ -19,73 +23,16 @@ import { until } from '../support/until.js';
  * request and the encrypted response, @owf/mdoc for the DeviceResponse) answers over
  * direct_post.jwt; after revocation the CWT status list refuses it.
  */
-const NS = 'eu.credservice.employee.1';
+const NS = EMPLOYEE_MDOC_NAMESPACE;
 let f: TenantFixture;
 let caRoot: string;
 
 beforeAll(async () => {
   f = await startTenantFixture({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const admin = createClient({ baseUrl: f.t.baseUrl, token: f.t.adminToken });
-  const ca = await admin.admin.getDevelopmentCa();
-  if (ca.status !== 200) throw new Error(`development CA: ${ca.status}`);
-  caRoot = ca.body.certificate;
   // mdocs are trusted only by their document signer's chain: the tenant trusts the deployment's CA.
-  const added = await admin.trustedIssuers.addTrustAnchor({
-    params: { id: f.tenant.id },
-    body: { certificate: ca.body.pem },
-  });
-  if (added.status !== 201) throw new Error(`trust anchor: ${added.status}`);
+  caRoot = await trustDeploymentCa(f.t, f.tenant.id);
 });
 afterAll(() => f.stop());
-
-const issuer = () => f.t.service.context.config.issuerUrl;
-
-async function receiveMdoc(email: string) {
-  const { offerId, location, txCode } = await mailedOffer(
-    f.integrator,
-    f.smtp,
-    email,
-    { [NS]: employeePayload() },
-    'EmployeeMdoc',
-  );
-  const offer = (await (await fetch(location)).json()) as {
-    credential_configuration_ids: string[];
-    grants: Record<string, { 'pre-authorized_code': string }>;
-  };
-  expect(offer.credential_configuration_ids).toEqual(['EmployeeMdoc']);
-  const token = (await (
-    await fetch(`${f.t.baseUrl}/oid4vci/v1/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code',
-        'pre-authorized_code': offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']?.[
-          'pre-authorized_code'
-        ] as string,
-        tx_code: txCode,
-      }),
-    })
-  ).json()) as { access_token: string };
-  const { c_nonce } = (await (await fetch(`${f.t.baseUrl}/oid4vci/v1/nonce`, { method: 'POST' })).json()) as {
-    c_nonce: string;
-  };
-  const device = await generateKeyPair('ES256', { extractable: true });
-  const deviceJwk = await exportJWK(device.publicKey);
-  const proof = await new SignJWT({ nonce: c_nonce })
-    .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: deviceJwk })
-    .setAudience(issuer())
-    .setIssuedAt()
-    .sign(device.privateKey);
-  const res = await fetch(`${f.t.baseUrl}/oid4vci/v1/credential`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}` },
-    body: JSON.stringify({ credential_configuration_id: 'EmployeeMdoc', proofs: { jwt: [proof] } }),
-  });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { credentials: { credential: string }[] };
-  const credential = body.credentials[0]?.credential as string;
-  return { offerId, credential, devicePrivateKey: await exportJWK(device.privateKey) };
-}
 
 /** A session asking for the employee mdoc; the holder answers with a DeviceResponse made by @owf/mdoc. */
 async function present(credential: string, devicePrivateKey: JWK) {
@@ -124,7 +71,7 @@ async function present(credential: string, devicePrivateKey: JWK) {
 }
 
 describe('the employee credential as an ISO mdoc', () => {
-  let received: Awaited<ReturnType<typeof receiveMdoc>>;
+  let received: ReceivedMdoc;
 
   it('is described in the issuer metadata as OID4VCI appendix A.2 asks', async () => {
     const metadata = (await (await fetch(`${f.t.baseUrl}/.well-known/openid-credential-issuer`)).json()) as {
@@ -145,7 +92,7 @@ describe('the employee credential as an ISO mdoc', () => {
   });
 
   it('is issued over the pre-authorized code flow and read by @owf/mdoc, its signer certified by the CA', async () => {
-    received = await receiveMdoc('mdoc-holder@example.test');
+    received = await receiveMdoc(f, 'mdoc-holder@example.test');
     // Read by @owf/mdoc, not by this service: the doctype, the elements, and a document signer whose
     // certificate the deployment's CA signed, with the Document Signer extended key usage.
     const issuerSigned = IssuerSigned.fromEncodedForOid4Vci(received.credential);
