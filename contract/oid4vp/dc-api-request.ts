@@ -44,3 +44,27 @@ export const DcApiRequest = z.object({
     ),
 });
 export type DcApiRequest = z.infer<typeof DcApiRequest>;
+
+/** ISO/IEC 18013-7 Annex C: the Digital Credentials API protocol of a request for one ISO mdoc. */
+export const ANNEX_C_PROTOCOL = 'org-iso-mdoc';
+
+/**
+ * An ISO/IEC 18013-7 Annex C request (`org-iso-mdoc`): the DeviceRequest (one DocRequest: the doctype
+ * and its elements) and the EncryptionInfo (a nonce and the P-256 key the wallet HPKE-encrypts its
+ * DeviceResponse to), each CBOR as base64url. Offered beside the OpenID4VP request only when the
+ * session asks for exactly one mdoc; an iPhone's wallet answers this protocol.
+ */
+export const AnnexCDcApiRequest = z.object({
+  protocol: z.literal(ANNEX_C_PROTOCOL),
+  data: z.object({
+    deviceRequest: z.string().describe('base64url of the CBOR DeviceRequest'),
+    encryptionInfo: z
+      .string()
+      .describe('base64url of the CBOR EncryptionInfo ["dcapi", {nonce, recipientPublicKey}]'),
+  }),
+});
+export type AnnexCDcApiRequest = z.infer<typeof AnnexCDcApiRequest>;
+
+/** One entry of `navigator.credentials.get({ digital: { requests } })`: OpenID4VP, or Annex C. */
+export const DigitalCredentialRequest = z.union([DcApiRequest, AnnexCDcApiRequest]);
+export type DigitalCredentialRequest = z.infer<typeof DigitalCredentialRequest>;

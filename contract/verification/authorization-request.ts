@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DcApiRequest, ExpectedOrigin } from '../oid4vp/dc-api-request.js';
+import { DcApiRequest, DigitalCredentialRequest, ExpectedOrigin } from '../oid4vp/dc-api-request.js';
 import { isIntegratorRedirectUri } from './redirect-uri.js';
 
 /**
@@ -121,13 +121,19 @@ export const AuthorizationRequestCreated = z.object({
     ),
   qr_code: z.string().describe('cross_device_uri as an SVG QR code (data: URI)'),
   dc_api_request: DcApiRequest.optional().describe(
-    'dc_api sessions: the page passes it as navigator.credentials.get({ digital: { requests: [dc_api_request] } })',
+    'dc_api sessions: the OpenID4VP request; the page passes it as navigator.credentials.get({ digital: { requests: [dc_api_request] } }), or passes dc_api_requests, which begin with it',
   ),
+  dc_api_requests: z
+    .array(DigitalCredentialRequest)
+    .optional()
+    .describe(
+      'dc_api sessions: every request of the session for one call, navigator.credentials.get({ digital: { requests: dc_api_requests } }): first dc_api_request, then, when the session asks for exactly one mso_mdoc credential whose claims name [namespace, element] (no claim_sets, credential_sets or multiple) and its tenant is not under the haip-1.0 profile, an ISO/IEC 18013-7 Annex C request (org-iso-mdoc) for it',
+    ),
   dc_api_response_uri: z
     .string()
     .optional()
     .describe(
-      'dc_api sessions: the page posts { origin, data } here (data: the DigitalCredential’s data), without the integrator token; the answer is { redirect_uri } when the session has one',
+      'dc_api sessions: the page posts { origin, protocol, data } here (protocol and data: the DigitalCredential’s), without the integrator token; the answer is { redirect_uri } when the session has one',
     ),
   session_binding: z
     .string()

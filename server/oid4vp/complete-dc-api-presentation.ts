@@ -8,7 +8,8 @@ import { settlePresentation } from './settle-presentation.js';
  * POST /oid4vp/dc-api-response/{id}: the answer a page got from the Digital Credentials API. Its
  * holder binding names `origin:<origin>`, not the client_id, even for signed requests (OID4VP 1.0
  * Appendix A.4). The answer came back to the very page that asked, so a verified session with a
- * redirect_uri redirects there with a response_code, as the same-device flow does.
+ * redirect_uri redirects there with a response_code, as the same-device flow does. An ISO 18013-7
+ * Annex C answer is verified as the mdoc presentation it opens to, under the Annex C transcript.
  */
 export async function completeDcApiPresentation(
   em: EntityManager,
@@ -20,6 +21,6 @@ export async function completeDcApiPresentation(
   return settlePresentation(em, s, read, {
     audience: `origin:${body.origin}`,
     redirects: true,
-    transaction: { origin: body.origin },
+    transaction: { origin: body.origin, ...(read.annexC ? { annexC: read.annexC } : {}) },
   });
 }

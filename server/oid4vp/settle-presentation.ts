@@ -23,8 +23,11 @@ export interface Settlement {
   audience: string;
   /** A verified answer redirects to the session's redirect_uri with a fresh response_code. */
   redirects: boolean;
-  /** Where the answer came: the response_uri the request named, or the DC API page's origin. */
-  transaction: Pick<PresentationTransaction, 'responseUri' | 'origin'>;
+  /**
+   * Where the answer came: the response_uri the request named, or the DC API page's origin (with the
+   * EncryptionInfo of an ISO 18013-7 Annex C answer).
+   */
+  transaction: Pick<PresentationTransaction, 'responseUri' | 'origin' | 'annexC'>;
 }
 
 /**

@@ -76,7 +76,7 @@ export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
             authorizationRequestUri: login.authorizationRequestUri,
             crossDeviceUri: login.crossDeviceUri,
             eventsUrl: `/api/login/events?state=${session}`,
-            dcApiRequest: login.dcApiRequest,
+            dcApiRequests: login.dcApiRequests,
             dcApiResponseUrl: dcApiResponsePath(login.sessionId),
             completeUrl: `/oauth2/authorize/complete?session=${session}`,
             scriptUrl: LOGIN_SCRIPT_PATH,

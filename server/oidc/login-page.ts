@@ -1,4 +1,4 @@
-import type { DcApiRequest } from '../../contract/oid4vp/dc-api-request.js';
+import type { DigitalCredentialRequest } from '../../contract/oid4vp/dc-api-request.js';
 import { escapeHtml } from '../http/escape-html.js';
 import { brandedPage, expiryHtml, type TenantPage } from '../tenants/branded-page.js';
 
@@ -25,8 +25,8 @@ export interface LoginPageInput {
   /** What the QR code holds (the cross-device request), also as its data-uri. */
   crossDeviceUri: string;
   eventsUrl: string;
-  /** The request for navigator.credentials.get, offered only where the browser has the API. */
-  dcApiRequest: DcApiRequest;
+  /** The requests for one navigator.credentials.get call, offered only where the browser has the API. */
+  dcApiRequests: DigitalCredentialRequest[];
   /** Where the page posts the browser wallet's answer (same origin, so the CSP allows it). */
   dcApiResponseUrl: string;
   completeUrl: string;
@@ -37,13 +37,13 @@ export interface LoginPageInput {
  * The login page. The script (served separately, since the CSP forbids inline scripts) reads the
  * URLs from data attributes, follows the session over SSE and moves on when it is verified. Where
  * the browser has the Digital Credentials API, the script shows the #dc-api button (hidden for all
- * others), which hands `data-dc-request` to the browser's wallet and posts its answer back.
+ * others), which hands `data-dc-requests` to the browser's wallet and posts its answer back.
  */
 export function renderLoginPage(p: LoginPageInput): string {
   const e = escapeHtml;
   return brandedPage(
     `Sign in to ${p.clientName}`,
-    `<main id="login" data-state="pending" data-session="${e(p.sessionId)}" data-events="${e(p.eventsUrl)}" data-complete="${e(p.completeUrl)}" data-dc-request="${e(JSON.stringify(p.dcApiRequest))}" data-dc-response="${e(p.dcApiResponseUrl)}">
+    `<main id="login" data-state="pending" data-session="${e(p.sessionId)}" data-events="${e(p.eventsUrl)}" data-complete="${e(p.completeUrl)}" data-dc-requests="${e(JSON.stringify(p.dcApiRequests))}" data-dc-response="${e(p.dcApiResponseUrl)}">
 <h1>Sign in to ${e(p.clientName)}</h1>
 <p>Scan the code with your wallet and present your ${e(p.tenant.credentialName)}.</p>
 <img id="qr" src="${e(p.qrCode)}" data-uri="${e(p.crossDeviceUri)}" alt="QR code of the presentation request">

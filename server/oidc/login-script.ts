@@ -4,12 +4,13 @@
  * needs from the page's data attributes. EventSource reconnects by itself after a network error;
  * once the status is final the stream is closed so that no reconnect repeats it. A browser with the
  * W3C Digital Credentials API (feature-tested: DigitalCredential and navigator.credentials.get) is
- * offered its own wallet: a click (the API wants a user gesture) hands the request to
- * navigator.credentials.get, the answer is posted back with the page's origin, and the verifier's
- * redirect (with the response_code the sign-in then needs) continues the sign-in. Elsewhere the
- * button stays hidden and the QR code and the same-device link are the way. An answer through the
- * same-device link shows as `awaiting_redirect`: only the wallet's redirect completes it, never
- * this page (HAIP 1.0), so the page just waits for the outcome.
+ * offered its own wallet: a click (the API wants a user gesture) hands the session's requests (those
+ * of the protocols the browser allows) to one navigator.credentials.get call, the answer is posted
+ * back with the page's origin and the protocol it came by, and the verifier's redirect (with the
+ * response_code the sign-in then needs) continues the sign-in. Elsewhere the button stays hidden
+ * and the QR code and the same-device link are the way. An answer through the same-device link
+ * shows as `awaiting_redirect`: only the wallet's redirect completes it, never this page (HAIP
+ * 1.0), so the page just waits for the outcome.
  */
 export const LOGIN_SCRIPT = `'use strict';
 (function () {
@@ -41,24 +42,31 @@ export const LOGIN_SCRIPT = `'use strict';
   function offerBrowserWallet() {
     var offer = document.getElementById('dc-api');
     var button = document.getElementById('dc-api-button');
-    var request = main.getAttribute('data-dc-request');
+    var requests = main.getAttribute('data-dc-requests');
     var DC = window.DigitalCredential;
-    if (!offer || !button || !request || typeof DC === 'undefined') return;
+    if (!offer || !button || !requests || typeof DC === 'undefined') return;
     if (!navigator.credentials || typeof navigator.credentials.get !== 'function') return;
-    request = JSON.parse(request);
-    if (typeof DC.userAgentAllowsProtocol === 'function' && !DC.userAgentAllowsProtocol(request.protocol)) return;
+    // Every protocol the browser takes, in one call: it lets the user's wallet answer the one it
+    // speaks (OpenID4VP, or ISO 18013-7 Annex C, org-iso-mdoc, as an iPhone's wallet does).
+    requests = JSON.parse(requests).filter(function (r) {
+      return typeof DC.userAgentAllowsProtocol !== 'function' || DC.userAgentAllowsProtocol(r.protocol);
+    });
+    if (requests.length === 0) return;
     offer.hidden = false;
     button.addEventListener('click', function () {
       button.disabled = true;
       viaBrowser = true;
       show('pending', 'Waiting for the wallet of your browser…');
-      navigator.credentials.get({ digital: { requests: [request] } }).then(function (credential) {
+      navigator.credentials.get({ digital: { requests: requests } }).then(function (credential) {
         if (!credential || !credential.data) throw new Error('no answer');
         var data = typeof credential.data === 'string' ? JSON.parse(credential.data) : credential.data;
+        var answer = { origin: window.location.origin, data: data };
+        // The protocol the wallet answered: the verifier opens an Annex C answer differently.
+        if (typeof credential.protocol === 'string') answer.protocol = credential.protocol;
         return fetch(main.getAttribute('data-dc-response'), {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ origin: window.location.origin, data: data }),
+          body: JSON.stringify(answer),
         });
       }).then(function (res) {
         return res.json().then(function (body) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DcApiRequest } from '../../contract/oid4vp/dc-api-request.js';
+import type { DigitalCredentialRequest } from '../../contract/oid4vp/dc-api-request.js';
 import { DomainError } from '../domain-errors.js';
 import { TtlStoreUnavailable } from '../ephemeral/ttl-store.js';
 import { Tenant } from '../tenants/tenant.entity.js';
@@ -20,8 +20,11 @@ export interface StartedLogin {
   authorizationRequestUri: string;
   /** The QR code's content, for a wallet on another device: never redirected. */
   crossDeviceUri: string;
-  /** For a browser with the Digital Credentials API: what the page hands to navigator.credentials.get. */
-  dcApiRequest: DcApiRequest;
+  /**
+   * For a browser with the Digital Credentials API: the requests the page hands to one
+   * navigator.credentials.get call (OpenID4VP, and ISO 18013-7 Annex C for a client asking for an mdoc).
+   */
+  dcApiRequests: DigitalCredentialRequest[];
   /** Goes into a cookie of the browser that started the login; only its hash is stored. */
   browserSecret: string;
 }
@@ -69,8 +72,8 @@ export async function startLogin(
       'ephemeral',
     );
     const sessionId = created.session.id;
-    const { dcApiRequest } = created;
-    if (!dcApiRequest) throw new Error('a dc_api.jwt session comes with its DC API request');
+    const { dcApiRequests } = created;
+    if (!dcApiRequests) throw new Error('a dc_api.jwt session comes with its DC API requests');
     const signIn = {
       clientId: client.id,
       tenantId: client.tenantId,
@@ -88,7 +91,7 @@ export async function startLogin(
       qrCode: created.qrCode,
       authorizationRequestUri: created.authorizationRequestUri,
       crossDeviceUri: created.crossDeviceUri,
-      dcApiRequest,
+      dcApiRequests,
       browserSecret,
     };
   } catch (e) {

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
 import {
@@ -17,10 +17,12 @@ import { entityShape, insertRowSql } from '../persistence/entity-rows.js';
 import { Params, type Sql } from '../persistence/sql.js';
 import { cachedTenant } from '../tenants/tenant-cache.js';
 import { hashSecret } from '../tenants/token-secret.js';
+import { annexCSessionRequest } from './annex-c-session-request.js';
 import { buildDcqlForConfiguration } from './build-dcql.js';
-import { dcApiRequest, dcApiResponsePath } from './dc-api-request.js';
+import { dcApiRequests } from './dc-api-request.js';
 import { checkHaipSessionRequest, HAIP_1_0 } from './haip-session-rules.js';
 import { isEncrypted, PresentationSession } from './presentation-session.entity.js';
+import { createResponseEncryptionKey } from './response-encryption-key.js';
 import { restrictToTrustAnchors } from './trust-anchors.js';
 import type { VerifierServices } from './verifier-services.js';
 
@@ -78,8 +80,9 @@ async function recordSession(em: EntityManager, sql: Sql, fields: PresentationSe
  * to. A session with a redirect_uri also gets a binding secret (returned once, kept hashed): the
  * same-device link's answer redirects there with a response_code that is redeemed only with it.
  * The QR code is the cross-device link, whose answer never redirects. A dc_api session also gets
- * the request its page hands to the Digital Credentials API; its links stay the fallback for
- * browsers without that API, and whichever answer comes first is the session's one answer.
+ * the requests its page hands to the Digital Credentials API (OpenID4VP, and ISO 18013-7 Annex C
+ * when it asks for one mdoc); its links stay the fallback for browsers without that API, and
+ * whichever answer comes first is the session's one answer.
  */
 export async function createPresentationSession(
   em: EntityManager,
@@ -130,22 +133,7 @@ export async function createPresentationSession(
   const encrypted = isEncrypted({ responseMode: req.response_mode });
   const sessionBinding = req.redirect_uri ? random(32) : undefined;
   const encKid = encrypted ? random(12) : null;
-  let sealed: string | null = null;
-  let publicJwk: Record<string, string> | null = null;
-  if (encKid) {
-    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    sealed = s.sealing.seal(privateKey.export({ format: 'der', type: 'pkcs8' }), encKid);
-    const { kty, crv, x, y } = publicKey.export({ format: 'jwk' }) as Record<string, string>;
-    publicJwk = {
-      kty: kty ?? 'EC',
-      crv: crv ?? 'P-256',
-      x: x ?? '',
-      y: y ?? '',
-      kid: encKid,
-      use: 'enc',
-      alg: 'ECDH-ES',
-    };
-  }
+  const responseKey = encKid ? createResponseEncryptionKey(s.sealing, encKid) : undefined;
   const now = new Date();
   const fields: PresentationSession = {
     id,
@@ -161,8 +149,10 @@ export async function createPresentationSession(
     profile,
     expectedOrigins: dcApi ? (req.expected_origins ?? null) : null,
     encKid,
-    encKeySealed: sealed,
-    encPublicJwk: publicJwk,
+    encKeySealed: responseKey?.sealed ?? null,
+    encPublicJwk: responseKey?.publicJwk ?? null,
+    annexCEncryptionInfo: null,
+    annexCKeySealed: null,
     result: null,
     failureReason: null,
     failureDescription: null,
@@ -173,6 +163,8 @@ export async function createPresentationSession(
     expiresAt: new Date(now.getTime() + expiresIn * 1000),
     completedAt: null,
   };
+  const annexC = dcApi ? annexCSessionRequest(s.sealing, fields) : undefined;
+  if (annexC) Object.assign(fields, annexC.kept);
   if (keep === 'ephemeral') await s.ephemeral.save(fields);
   else await recordSession(em, s.sql, fields, actor);
   const { clientId } = await s.identity(fields.clientIdPrefix);
@@ -191,11 +183,6 @@ export async function createPresentationSession(
     crossDeviceUri,
     sessionBinding,
     qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
-    ...(dcApi
-      ? {
-          dcApiRequest: await dcApiRequest(s, fields, req.dc_api_request_type),
-          dcApiResponseUri: `${s.config.verifierUrl}${dcApiResponsePath(id)}`,
-        }
-      : {}),
+    ...(dcApi ? await dcApiRequests(s, fields, req.dc_api_request_type, annexC?.request) : {}),
   };
 }

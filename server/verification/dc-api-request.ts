@@ -1,4 +1,8 @@
-import type { DcApiRequest } from '../../contract/oid4vp/dc-api-request.js';
+import type {
+  AnnexCDcApiRequest,
+  DcApiRequest,
+  DigitalCredentialRequest,
+} from '../../contract/oid4vp/dc-api-request.js';
 import { isEncrypted, type PresentationSession } from './presentation-session.entity.js';
 import { clientMetadata } from './request-object.js';
 import type { VerifierServices } from './verifier-services.js';
@@ -45,4 +49,22 @@ export async function dcApiRequest(
     },
   );
   return { protocol: 'openid4vp-v1-signed', data: { request } };
+}
+
+/**
+ * The requests of a dc_api session: the OpenID4VP one alone (`dcApiRequest`, as integrators have
+ * always had it) and every one for a single navigator.credentials.get call, OpenID4VP first.
+ */
+export async function dcApiRequests(
+  s: VerifierServices,
+  session: PresentationSession,
+  type: 'signed' | 'unsigned' | undefined,
+  annexC: AnnexCDcApiRequest | undefined,
+) {
+  const openid4vp = await dcApiRequest(s, session, type);
+  return {
+    dcApiRequest: openid4vp,
+    dcApiRequests: [openid4vp, ...(annexC ? [annexC] : [])] as DigitalCredentialRequest[],
+    dcApiResponseUri: `${s.config.verifierUrl}${dcApiResponsePath(session.id)}`,
+  };
 }

@@ -40,6 +40,13 @@ export const PresentationSession = defineEntity({
     /** The session's ECDH-ES private key, sealed like signing keys. */
     encKeySealed: p.text().nullable(),
     encPublicJwk: p.json<Record<string, string>>().nullable(),
+    /**
+     * The base64url EncryptionInfo of the session's ISO/IEC 18013-7 Annex C request (`org-iso-mdoc`),
+     * as sent: the answer's transcript hashes this very text. Null: the session offered no Annex C.
+     */
+    annexCEncryptionInfo: p.text().nullable().fieldName('annex_c_encryption_info'),
+    /** The private key of that EncryptionInfo (P-256 JWK), sealed like signing keys, bound to the session id. */
+    annexCKeySealed: p.text().nullable().fieldName('annex_c_key_sealed'),
     result: p.json<Record<string, unknown>>().nullable(),
     failureReason: p.string().nullable(),
     /** What failed, in words, beside the machine-readable reason (the same the wallet was told). */

@@ -32,7 +32,11 @@ export function verificationRoutes(services: VerifierServices) {
               qr_code: created.qrCode,
               ...(created.sessionBinding ? { session_binding: created.sessionBinding } : {}),
               ...(created.dcApiRequest
-                ? { dc_api_request: created.dcApiRequest, dc_api_response_uri: created.dcApiResponseUri }
+                ? {
+                    dc_api_request: created.dcApiRequest,
+                    dc_api_requests: created.dcApiRequests,
+                    dc_api_response_uri: created.dcApiResponseUri,
+                  }
                 : {}),
             },
           };

@@ -2,11 +2,10 @@ import { X509Certificate } from 'node:crypto';
 import { IssuerSigned } from '@owf/mdoc';
 import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../clients/integrator/src/index.js';
 import type { CachedStatusListFetcher } from '../../server/oid4vp/verification/status-list-cache.js';
 import { employeePayload } from '../support/fixtures.js';
-import { mailedOffer } from '../support/mailed-offer.js';
-import { EMPLOYEE_NS, presentEmployeeMdoc, redeemMdocOffer } from '../support/mdoc-wallet.js';
+import { EMPLOYEE_NS, presentEmployeeMdoc } from '../support/mdoc-wallet.js';
+import { issueDirectMdoc, receiveMdoc, trustDeploymentCa } from '../support/receive-mdoc.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { until } from '../support/until.js';
 
@@ -24,37 +23,22 @@ let caRoot: string;
 
 beforeAll(async () => {
   f = await startTenantFixture({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const admin = createClient({ baseUrl: f.t.baseUrl, token: f.t.adminToken });
-  const ca = await admin.admin.getDevelopmentCa();
-  if (ca.status !== 200) throw new Error(`development CA: ${ca.status}`);
-  caRoot = ca.body.certificate;
   // mdocs are trusted only by their document signer's chain: the tenant trusts the deployment's CA.
-  const added = await admin.trustedIssuers.addTrustAnchor({
-    params: { id: f.tenant.id },
-    body: { certificate: ca.body.pem },
-  });
-  if (added.status !== 201) throw new Error(`trust anchor: ${added.status}`);
+  caRoot = await trustDeploymentCa(f.t, f.tenant.id);
 });
 afterAll(() => f.stop());
-
-const issuer = () => f.t.service.context.config.issuerUrl;
-
-async function receiveMdoc(email: string) {
-  const { offerId, offerUri, txCode } = await mailedOffer(
-    f.integrator,
-    f.smtp,
-    email,
-    { [NS]: employeePayload() },
-    'EmployeeMdoc',
-  );
-  return { offerId, ...(await redeemMdocOffer(f.t.baseUrl, offerUri, txCode)) };
-}
 
 const present = (credential: string, devicePrivateKey: JWK) =>
   presentEmployeeMdoc(f.integrator, { credential, devicePrivateKey });
 
 describe('the employee credential as an ISO mdoc', () => {
   let received: Awaited<ReturnType<typeof receiveMdoc>>;
+
+  it('is delivered directly, bound to the holder key given, and verified', async () => {
+    const direct = await issueDirectMdoc(f.integrator);
+    const { result } = await present(direct.credential, direct.devicePrivateKey);
+    expect(result).toMatchObject({ status: 'verified' });
+  });
 
   it('is described in the issuer metadata as OID4VCI appendix A.2 asks', async () => {
     const metadata = (await (await fetch(`${f.t.baseUrl}/.well-known/openid-credential-issuer`)).json()) as {
@@ -75,7 +59,7 @@ describe('the employee credential as an ISO mdoc', () => {
   });
 
   it('is issued over the pre-authorized code flow and read by @owf/mdoc, its signer certified by the CA', async () => {
-    received = await receiveMdoc('mdoc-holder@example.test');
+    received = await receiveMdoc(f, 'mdoc-holder@example.test');
     // Read by @owf/mdoc, not by this service: the doctype, the elements, and a document signer whose
     // certificate the deployment's CA signed, with the Document Signer extended key usage.
     const issuerSigned = IssuerSigned.fromEncodedForOid4Vci(received.credential);

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
-import { cborDecode, cborEncode } from '@owf/mdoc';
+import { cborDecode, cborEncode, DeviceRequest } from '@owf/mdoc';
+import type { JWK } from 'jose';
+import { presentMdoc } from './mdoc-holder.js';
 
 /**
  * The wallet's side of ISO/IEC 18013-7 Annex C, written apart from the service's code (CBOR by
@@ -52,4 +54,28 @@ export async function sealAnnexCResponse(o: {
     ]),
   ]);
   return Buffer.from(encrypted).toString('base64url');
+}
+
+/**
+ * A wallet's whole answer to an `org-iso-mdoc` request, the DigitalCredential's `data`: the
+ * DeviceRequest read by @owf/mdoc, the elements it asks for disclosed by presentMdoc under the
+ * `dcapi` transcript of `origin`, the DeviceResponse sealed to the request's EncryptionInfo.
+ */
+export async function answerAnnexCRequest(
+  request: { deviceRequest: string; encryptionInfo: string },
+  origin: string,
+  mdoc: { credential: string; devicePrivateKey: JWK },
+): Promise<{ response: string }> {
+  const { deviceRequest, encryptionInfo } = request;
+  const [docRequest] = DeviceRequest.decode(
+    new Uint8Array(Buffer.from(deviceRequest, 'base64url')),
+  ).docRequests;
+  const asked = docRequest?.itemsRequest.namespaces ?? new Map<string, Map<string, boolean>>();
+  const deviceResponse = await presentMdoc({
+    issuerSigned: mdoc.credential,
+    devicePrivateKey: mdoc.devicePrivateKey,
+    sessionTranscript: walletAnnexCTranscript(encryptionInfo, origin),
+    disclose: Object.fromEntries([...asked].map(([ns, elements]) => [ns, [...elements.keys()]])),
+  });
+  return { response: await sealAnnexCResponse({ encryptionInfo, origin, deviceResponse }) };
 }

@@ -10,7 +10,7 @@ import {
   type MdocContext,
   SessionTranscript,
 } from '@owf/mdoc';
-import type { JWK } from 'jose';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 
 /**
  * A holder (wallet) built on @owf/mdoc 0.6.0, an implementation the service did not write: it reads
@@ -125,3 +125,24 @@ export async function presentMdoc(p: Presentation): Promise<Uint8Array> {
 
 /** The crypto context of a verifier on @owf/mdoc, for its SessionTranscript builders. */
 export const mdocCrypto: Pick<MdocContext, 'crypto'> = context({});
+
+/**
+ * The OID4VP 1.0 B.2.6.2 transcript a wallet computes for a request it got over the Digital
+ * Credentials API, by @owf/mdoc: the origin the browser reported, the request's nonce, and the
+ * thumbprint of its response encryption key (dc_api.jwt) when it has one.
+ */
+export async function oid4vpDcApiTranscript(
+  origin: string,
+  request: { nonce: string; client_metadata?: { jwks?: { keys: JWK[] } } },
+): Promise<SessionTranscript> {
+  const [encryptionKey] = request.client_metadata?.jwks?.keys ?? [];
+  const thumbprint = encryptionKey && (await calculateJwkThumbprint(encryptionKey));
+  return SessionTranscript.forOid4VpDcApi(
+    {
+      origin,
+      nonce: request.nonce,
+      ...(thumbprint ? { jwkThumbprint: new Uint8Array(Buffer.from(thumbprint, 'base64url')) } : {}),
+    },
+    mdocCrypto,
+  );
+}

@@ -229,12 +229,23 @@ export class ThirdPartyHolder {
     credentials: string[],
     audience = `origin:${origin}`,
   ): Promise<{ resolved: ResolvedOpenid4vpAuthorizationRequest; data: Record<string, unknown> }> {
+    return this.answerDcApiWithVpToken(request, origin, (resolved) =>
+      this.vpToken(resolved, credentials, audience),
+    );
+  }
+
+  /** answerDcApi with a vp_token another holder made (an mdoc's DeviceResponse, say). */
+  async answerDcApiWithVpToken(
+    request: { protocol: string; data: Record<string, unknown> },
+    origin: string,
+    makeVpToken: (resolved: ResolvedOpenid4vpAuthorizationRequest) => Promise<Record<string, string[]>>,
+  ): Promise<{ resolved: ResolvedOpenid4vpAuthorizationRequest; data: Record<string, unknown> }> {
     const parsed = this.client.parseOpenid4vpAuthorizationRequest({ authorizationRequest: request.data });
     const resolved = await this.client.resolveOpenId4vpAuthorizationRequest({
       authorizationRequestPayload: parsed.params,
       origin,
     });
-    const vpToken = await this.vpToken(resolved, credentials, audience);
+    const vpToken = await makeVpToken(resolved);
     const { authorizationResponsePayload, jarm } = await this.response(resolved, vpToken, origin);
     return {
       resolved,

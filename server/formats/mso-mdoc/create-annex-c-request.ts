@@ -1,10 +1,11 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { JWK } from 'jose';
+import { ANNEX_C_PROTOCOL } from '../../../contract/oid4vp/dc-api-request.js';
 import { coseKeyFromJwk } from './cose-key.js';
 import { embedCbor, encodeCbor } from './encode-cbor.js';
 
-/** The Digital Credentials API protocol of ISO/IEC 18013-7 Annex C requests. */
-export const ANNEX_C_PROTOCOL = 'org-iso-mdoc';
+/** The Digital Credentials API protocol of ISO/IEC 18013-7 Annex C requests (the contract names it). */
+export { ANNEX_C_PROTOCOL };
 
 export interface AnnexCElement {
   namespace: string;

@@ -5,6 +5,7 @@
  * form. Crypto and storage are passed in; nothing here reads a database or the network.
  */
 
+export { annexCRequestForQuery, openAnnexCPresentation } from './annex-c-presentation.js';
 export { buildStatusListCwt, type SignedStatusListCwt } from './build-status-list-cwt.js';
 export { CborTag, fullDate, tdate } from './cbor-values.js';
 export { COSE_ALG, type CoseEcdsaP256 } from './cose-sign1.js';

@@ -62,6 +62,12 @@ export interface PresentationTransaction {
   responseUri?: string;
   origin?: string;
   responseEncryptionKey?: JWK;
+  /**
+   * The answer came by ISO/IEC 18013-7 Annex C (`org-iso-mdoc` over the Digital Credentials API):
+   * the EncryptionInfo the session sent, as base64url text. With `origin` it makes the `dcapi`
+   * SessionTranscript an mdoc's device signature covers instead of OID4VP's.
+   */
+  annexC?: { encryptionInfo: string };
 }
 
 export type VerifiedFormat = 'dc+sd-jwt' | 'jwt_vc_json' | 'mso_mdoc';

@@ -27,6 +27,7 @@ import { Migration20261125000100_scim_list_changes } from './Migration2026112500
 import { Migration20261126000100_awaiting_redirect } from './Migration20261126000100_awaiting_redirect.js';
 import { Migration20261126000200_mdoc_configurations } from './Migration20261126000200_mdoc_configurations.js';
 import { Migration20261126000500_trusted_issuer_keys } from './Migration20261126000500_trusted_issuer_keys.js';
+import { Migration20261126000900_annex_c } from './Migration20261126000900_annex_c.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -70,4 +71,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261126000500_trusted_issuer_keys',
     class: Migration20261126000500_trusted_issuer_keys,
   },
+  { name: 'Migration20261126000900_annex_c', class: Migration20261126000900_annex_c },
 ];
