@@ -54,16 +54,17 @@ export function sideBySide(rows: Row[], scenarios: Scenario[]): SideBySide[] {
   return pairs;
 }
 
-const line = (what: string, r: ReturnType<typeof summary>) =>
-  `  ${what.padEnd(7)} ${String(r.per_second).padStart(5)}/s ${(r.share_of_minimal * 100).toFixed(1).padStart(5)}% ` +
-  `of minimal (${r.minimal_per_second}/s; cpu share ${r.cpu_share_of_minimal === null ? '-' : `${(r.cpu_share_of_minimal * 100).toFixed(1)}%`}), ` +
+const line = (r: ReturnType<typeof summary>, name: string) =>
+  `  ${String(r.per_second).padStart(5)}/s ${(r.share_of_minimal * 100).toFixed(1).padStart(5)}% of minimal ` +
+  `(${r.minimal_per_second}/s; cpu share ${r.cpu_share_of_minimal === null ? '-' : `${(r.cpu_share_of_minimal * 100).toFixed(1)}%`}), ` +
   `p50 ${r.p50_ms} p99 ${r.p99_ms} ms, ${r.statements_per_op} stmt/op, cpu ${r.cpu_ms_per_op} + pg ${r.pg_cpu_ms_per_op ?? '-'} ms/op ` +
-  `(minimal cpu ${r.minimal_cpu_ms_per_op} ms/op)`;
+  `(minimal cpu ${r.minimal_cpu_ms_per_op}) | ${name}`;
 
-/** The pairs on stderr, one block each, after the run. */
+/** The pairs on stderr after the run: each figure, and under it the one it is summarised beside. */
 export function reportSideBySide(pairs: SideBySide[]) {
+  if (pairs.length) process.stderr.write('side by side:\n');
   for (const p of pairs)
     process.stderr.write(
-      `${p.tenants}t ${p.figure}\n${line('this', p.figure_row)}\n${line('besides', p.besides_row)}\n`,
+      `${String(p.tenants).padStart(2)}t\n${line(p.figure_row, p.figure)}\n${line(p.besides_row, p.besides)}\n`,
     );
 }
