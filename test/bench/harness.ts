@@ -98,6 +98,7 @@ export async function startBenchService(options: BenchServiceOptions = {}) {
     embedded: !db,
     probe: service.probe,
     profile: service.profile,
+    adminToken,
     admin: createAdminClient({ baseUrl, token: adminToken }),
     async stop() {
       await service.stop();

@@ -2,11 +2,15 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { holderKey } from '../support/proof-jwt.js';
 import type { DatabaseCpu } from './database-cpu.js';
 import { expectStatus, measure } from './harness.js';
+import { mdocPresentations } from './minimal-mdoc-requests.js';
 import { MINIMAL_ISSUER, sha256b64, signJws } from './minimal-sd-jwt.js';
 import { observe } from './observe.js';
 import { spawnProbed } from './probed-process.js';
 
-export type MinimalKind = 'issue' | 'verify';
+export type MinimalKind = 'issue' | 'verify' | 'issue-mdoc' | 'verify-mdoc';
+
+const JSON_TYPE = 'application/json';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 const post = (url: string, contentType: string, body: string) =>
   fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body });
@@ -50,7 +54,7 @@ export async function startMinimalPipeline(databaseUrl: string, db: DatabaseCpu)
         iat: Math.floor(Date.now() / 1000),
       },
     );
-    const res = await post(`${base}/credential`, 'application/json', JSON.stringify({ proof }));
+    const res = await post(`${base}/credential`, JSON_TYPE, JSON.stringify({ proof }));
     expectStatus(res, 200, 'minimal credential');
     const credential =
       ((await res.json()) as { credentials: { credential: string }[] }).credentials[0]?.credential ?? '';
@@ -73,28 +77,44 @@ export async function startMinimalPipeline(databaseUrl: string, db: DatabaseCpu)
     });
   }
 
+  /** What each kind measures: its route and the requests made for it before the clock starts. */
+  const kinds: Record<
+    MinimalKind,
+    { name: string; path: string; type: string; prepare(n: number): Promise<string[]> }
+  > = {
+    issue: {
+      name: 'minimal: issue one SD-JWT VC',
+      path: '/credential',
+      type: JSON_TYPE,
+      prepare: credentialRequests,
+    },
+    verify: {
+      name: 'minimal: verify one presentation',
+      path: '/present',
+      type: FORM_TYPE,
+      prepare: presentations,
+    },
+    'issue-mdoc': {
+      name: 'minimal: issue one mdoc',
+      path: '/credential-mdoc',
+      type: JSON_TYPE,
+      prepare: credentialRequests,
+    },
+    'verify-mdoc': {
+      name: 'minimal: verify one mdoc DeviceResponse',
+      path: '/present-mdoc',
+      type: FORM_TYPE,
+      prepare: (n) => mdocPresentations(base, n),
+    },
+  };
+
   return {
     async measure(kind: MinimalKind, total: number, concurrency: number) {
-      if (kind === 'issue') {
-        const bodies = await credentialRequests(total);
-        return observe(side, () =>
-          measure('minimal: issue one SD-JWT VC', total, concurrency, async (i) =>
-            expectStatus(
-              await post(`${base}/credential`, 'application/json', bodies[i] ?? ''),
-              200,
-              'minimal issue',
-            ),
-          ),
-        );
-      }
-      const forms = await presentations(total);
+      const { name, path, type, prepare } = kinds[kind];
+      const bodies = await prepare(total);
       return observe(side, () =>
-        measure('minimal: verify one presentation', total, concurrency, async (i) =>
-          expectStatus(
-            await post(`${base}/present`, 'application/x-www-form-urlencoded', forms[i] ?? ''),
-            200,
-            'minimal verify',
-          ),
+        measure(name, total, concurrency, async (i) =>
+          expectStatus(await post(`${base}${path}`, type, bodies[i] ?? ''), 200, name),
         ),
       );
     },

@@ -4,6 +4,7 @@ import { deflateSync } from 'node:zlib';
 import pg from 'pg';
 import { employeePayload } from '../support/fixtures.js';
 import { MINIMAL_APPLICATION } from './database-cpu.js';
+import { startMdocPipeline } from './minimal-mdoc-pipeline.js';
 import {
   digestsIn,
   discloseEmployee,
@@ -17,7 +18,8 @@ import {
  * The machine's limit, run as a process of its own beside the service (`minimal-driver.ts` starts
  * it). POST /credential: one proof JWT checked, one SD-JWT VC with disclosures signed, one INSERT.
  * POST /present: a presentation checked with three signatures (issuer, key binding, status list
- * token), its disclosures and sd_hash. Nothing else: no framework, no ORM, no audit.
+ * token), its disclosures and sd_hash. POST /credential-mdoc and /present-mdoc: the same for an
+ * ISO mdoc (minimal-mdoc-pipeline.ts). Nothing else: no framework, no ORM, no audit.
  */
 const LIST_SIZE = 131_072;
 
@@ -43,8 +45,10 @@ const statusListToken = signJws(
   },
 );
 let nextIdx = Math.floor(Math.random() * 1000);
+const mdoc = await startMdocPipeline(LIST_SIZE);
 
-function issue(body: { proof?: string }) {
+/** The verified proof JWT of a credential request, else undefined. */
+function checkProof(body: { proof?: string }) {
   const proof = verifyJws(body.proof ?? '', (header) => {
     if (header.typ !== 'openid4vci-proof+jwt') throw new Error('typ');
     return createPublicKey({ key: header.jwk as JsonWebKey, format: 'jwk' });
@@ -53,6 +57,13 @@ function issue(body: { proof?: string }) {
   const p = proof?.payload;
   if (!p || p.aud !== MINIMAL_ISSUER || typeof p.nonce !== 'string' || Math.abs(now - p.iat) > 300)
     return undefined;
+  return proof;
+}
+
+function issue(body: { proof?: string }) {
+  const proof = checkProof(body);
+  if (!proof) return undefined;
+  const now = Math.floor(Date.now() / 1000);
   const idx = nextIdx++ % LIST_SIZE;
   const { payload, disclosures } = discloseEmployee(employeePayload());
   const claims = {
@@ -66,6 +77,13 @@ function issue(body: { proof?: string }) {
   };
   const jwt = signJws(issuerKey.privateKey, { typ: 'dc+sd-jwt', kid: 'issuer' }, claims);
   return { credential: `${jwt}~${disclosures.join('~')}~`, idx, jwk: proof.header.jwk };
+}
+
+function issueMdoc(body: { proof?: string }) {
+  const proof = checkProof(body);
+  if (!proof) return undefined;
+  const idx = nextIdx++ % LIST_SIZE;
+  return { credential: mdoc.issue(proof.header.jwk, idx), idx, jwk: proof.header.jwk };
 }
 
 function present(form: URLSearchParams): boolean {
@@ -101,8 +119,9 @@ const server = http.createServer((req, res) => {
       res.end(JSON.stringify(body));
     };
     try {
-      if (req.url === '/credential') {
-        const issued = issue(JSON.parse(text));
+      if (req.url === '/credential' || req.url === '/credential-mdoc') {
+        const request = JSON.parse(text);
+        const issued = req.url === '/credential' ? issue(request) : issueMdoc(request);
         if (!issued) return reply(400, { error: 'invalid_proof' });
         await pool.query({
           name: 'insert-credential',
@@ -111,10 +130,12 @@ const server = http.createServer((req, res) => {
         });
         return reply(200, { credentials: [{ credential: issued.credential }] });
       }
-      if (req.url === '/present')
-        return present(new URLSearchParams(text))
+      if (req.url === '/present' || req.url === '/present-mdoc') {
+        const form = new URLSearchParams(text);
+        return (req.url === '/present' ? present(form) : mdoc.present(form))
           ? reply(200, {})
           : reply(400, { error: 'invalid_presentation' });
+      }
       reply(404, {});
     } catch (e) {
       reply(500, { error: (e as Error).message });

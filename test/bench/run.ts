@@ -13,6 +13,7 @@ import { throughputBench } from './throughput.bench.js';
  * Not part of the test suite; timings are reported, never asserted.
  *   --quick     a short run (a quarter of the operations)
  *   --embedded  the service without DATABASE_URL, on its embedded database
+ *   --only      only the throughput figures whose name contains the text (`a|b`: either)
  *   --profile   a V8 CPU profile of the service per figure, of its measured window only
  *               (under --profile-dir, default in the temporary directory; see profile-summary.ts)
  * Suites: throughput (the issue's figures against the minimal pipeline), status-list, audit-sealing

@@ -36,6 +36,8 @@ export interface Scenario {
   singleTenant?: boolean;
   /** Also measured at half of the peak rate, for p99 there (twice the operations are prepared). */
   halfPeak?: boolean;
+  /** The name of the figure this one is summarised beside (an mdoc figure: its SD-JWT VC twin). */
+  besides?: string;
   prepare(ctx: ScenarioContext, total: number): Promise<(i: number) => Promise<unknown>>;
 }
 

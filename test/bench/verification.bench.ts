@@ -14,7 +14,7 @@ interface CapturedResponse {
  * the presentation made and (direct_post.jwt) encrypted before the clock starts, and the measured
  * operation is the wallet's POST to the response endpoint alone.
  */
-async function capturingHolder() {
+export async function capturingHolder() {
   const captured: CapturedResponse[] = [];
   const capture: typeof fetch = async (input, init) => {
     if ((init?.method ?? 'GET').toUpperCase() !== 'POST') return fetch(input, init);
@@ -42,8 +42,12 @@ async function issueTo(ctx: ScenarioContext, holder: ThirdPartyHolder) {
   return issued.body.credential;
 }
 
+/** The name of the SD-JWT VC presentation figure in `mode` (the mdoc figures are printed beside it). */
+export const presentationFigure = (mode: 'direct_post' | 'direct_post.jwt') =>
+  `verifier: presentation verified (${mode}: response endpoint, full check, status list cached)`;
+
 const presentation = (mode: 'direct_post' | 'direct_post.jwt'): Scenario => ({
-  name: `verifier: presentation verified (${mode}: response endpoint, full check, status list cached)`,
+  name: presentationFigure(mode),
   matches: 'verify',
   operations: 400,
   halfPeak: mode === 'direct_post',
@@ -57,19 +61,20 @@ const presentation = (mode: 'direct_post' | 'direct_post.jwt'): Scenario => ({
       if (session.status !== 201) throw new Error(`session: ${session.status}`);
       await holder.present(session.body.authorization_request_uri, [credential]);
     });
-    // The status list is fetched on the first check and then cached: one extra presentation warms it.
-    const first = captured.pop() as CapturedResponse;
-    expectStatus(
-      await fetch(first.url, { method: 'POST', headers: first.headers, body: first.body }),
-      200,
-      'present',
-    );
-    return async (i) => {
-      const r = captured[i] as CapturedResponse;
-      expectStatus(await fetch(r.url, { method: 'POST', headers: r.headers, body: r.body }), 200, 'present');
-    };
+    return replayCaptured(captured);
   },
 });
+
+/**
+ * The measured operations: each a captured answer sent as the wallet would have. The last one is
+ * sent now: the status list is fetched on the first check and then cached, and it warms that.
+ */
+export async function replayCaptured(captured: CapturedResponse[]) {
+  const send = async (r: CapturedResponse) =>
+    expectStatus(await fetch(r.url, { method: 'POST', headers: r.headers, body: r.body }), 200, 'present');
+  await send(captured.pop() as CapturedResponse);
+  return async (i: number) => send(captured[i] as CapturedResponse);
+}
 
 /** Verifier figures: sessions created, presentations verified in both response modes. */
 export const verificationScenarios: Scenario[] = [

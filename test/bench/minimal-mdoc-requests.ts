@@ -1,0 +1,52 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { SessionTranscript } from '@owf/mdoc';
+import type { JWK } from 'jose';
+import { mdocCrypto, presentMdoc } from '../support/mdoc-holder.js';
+import { expectStatus } from './harness.js';
+import { MDOC_CLIENT_ID, MDOC_DOCTYPE, MDOC_RESPONSE_URI } from './minimal-mdoc.js';
+import { MINIMAL_ISSUER, signJws } from './minimal-sd-jwt.js';
+
+/**
+ * What the minimal mdoc verifier is sent, made before the clock starts as the SD-JWT presentations
+ * are: one mdoc from the minimal pipeline, then per presentation a fresh nonce, its OpenID4VP
+ * SessionTranscript and a DeviceResponse disclosing every element, both made by @owf/mdoc (the
+ * wallet library the service's figures use too). The nonce travels as `state`, from which the
+ * minimal verifier rebuilds the transcript.
+ */
+export async function mdocPresentations(base: string, n: number): Promise<string[]> {
+  const holder = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = holder.publicKey.export({ format: 'jwk' });
+  const proof = signJws(
+    holder.privateKey,
+    { typ: 'openid4vci-proof+jwt', jwk },
+    { aud: MINIMAL_ISSUER, nonce: 'n', iat: Math.floor(Date.now() / 1000) },
+  );
+  const res = await fetch(`${base}/credential-mdoc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ proof }),
+  });
+  expectStatus(res, 200, 'minimal mdoc credential');
+  const { credentials } = (await res.json()) as { credentials: { credential: string }[] };
+  const issuerSigned = credentials[0]?.credential ?? '';
+  const devicePrivateKey = holder.privateKey.export({ format: 'jwk' }) as JWK;
+  return Promise.all(
+    Array.from({ length: n }, async () => {
+      const nonce = randomBytes(16).toString('base64url');
+      const sessionTranscript = await SessionTranscript.forOid4Vp(
+        { clientId: MDOC_CLIENT_ID, nonce, responseUri: MDOC_RESPONSE_URI },
+        mdocCrypto,
+      );
+      const deviceResponse = await presentMdoc({
+        issuerSigned,
+        devicePrivateKey,
+        sessionTranscript,
+        disclose: { [MDOC_DOCTYPE]: ['mandator', 'mandatee', 'power'] },
+      });
+      return new URLSearchParams({
+        vp_token: JSON.stringify({ employee: [Buffer.from(deviceResponse).toString('base64url')] }),
+        state: nonce,
+      }).toString();
+    }),
+  );
+}
