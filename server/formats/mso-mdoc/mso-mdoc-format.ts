@@ -23,7 +23,7 @@ function certificateStart(der: Uint8Array): number {
   const key = Buffer.from(der).toString('base64');
   let start = starts.get(key);
   if (start === undefined) {
-    start = new X509Certificate(der).validFromDate.getTime();
+    start = new Date(new X509Certificate(der).validFrom).getTime();
     if (starts.size > 16) starts.clear();
     starts.set(key, start);
   }
