@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
@@ -6,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { answerAnnexCRequest } from '../support/annex-c-wallet.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
-import { pushSignIn } from '../support/pushed-sign-in.js';
+import { pushedOidcSignIn } from '../support/pushed-sign-in.js';
 import {
   issueDirectMdoc,
   EMPLOYEE_MDOC_NAMESPACE as NS,
@@ -77,20 +76,7 @@ afterAll(async () => {
 
 /** The relying party pushes its sign-in request and sends the browser to the login page. */
 async function openLoginPage(allowed?: string[]) {
-  const verifier = randomBytes(32).toString('base64url');
-  const params = {
-    response_type: 'code',
-    client_id: client.client_id,
-    redirect_uri: rp.url,
-    scope: 'openid',
-    state: randomBytes(12).toString('base64url'),
-    nonce: randomBytes(12).toString('base64url'),
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-  };
-  const basic = { id: client.client_id, secret: client.client_secret as string };
-  const pushed = await pushSignIn(t.baseUrl, params, { basic });
-  if (pushed.status !== 201) throw new Error(`par: ${pushed.status} ${JSON.stringify(pushed.json)}`);
+  const { url, verifier, params } = await pushedOidcSignIn(t.baseUrl, client, rp.url);
   const page = await (browser as HeadlessChromium).context.newPage();
   const asked: Asked[] = [];
   await page.exposeFunction('__testWallet', async (options: Asked, origin: string) => {
@@ -101,7 +87,7 @@ async function openLoginPage(allowed?: string[]) {
     return { protocol: 'org-iso-mdoc', data };
   });
   await page.addInitScript(provideDcApi(allowed));
-  await page.goto(pushed.url);
+  await page.goto(url);
   return { page, asked, verifier, params };
 }
 

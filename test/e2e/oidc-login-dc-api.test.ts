@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
@@ -6,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
 import { issueDirectCredential } from '../support/fixtures.js';
-import { pushSignIn } from '../support/pushed-sign-in.js';
+import { pushedOidcSignIn } from '../support/pushed-sign-in.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
 
@@ -75,23 +74,7 @@ afterAll(async () => {
 });
 
 /** The relying party pushes its request (RFC 9126; required here) for the browser's address. */
-async function authorizeUrl() {
-  const verifier = randomBytes(32).toString('base64url');
-  const params = {
-    response_type: 'code',
-    client_id: client.client_id,
-    redirect_uri: rp.url,
-    scope: 'openid',
-    state: randomBytes(12).toString('base64url'),
-    nonce: randomBytes(12).toString('base64url'),
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-  };
-  const basic = { id: client.client_id, secret: client.client_secret as string };
-  const pushed = await pushSignIn(t.baseUrl, params, { basic });
-  if (pushed.status !== 201) throw new Error(`par: ${pushed.status} ${JSON.stringify(pushed.json)}`);
-  return { url: pushed.url, verifier, params };
-}
+const authorizeUrl = () => pushedOidcSignIn(t.baseUrl, client, rp.url);
 
 describe('OpenID Connect login with the browser’s wallet (Digital Credentials API)', () => {
   it.skipIf(!chromium.path)(

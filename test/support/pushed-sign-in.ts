@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 /** How a relying party authenticates at PAR: HTTP Basic with its secret, or fields of the form. */
 export interface ClientAuth {
   basic?: { id: string; secret: string };
@@ -41,4 +42,30 @@ export async function pushSignIn(
     request_uri: String(json.request_uri ?? ''),
   });
   return { status: res.status, json, url: `${baseUrl}/oauth2/authorize?${query}` };
+}
+
+/**
+ * A confidential relying party's OpenID Connect sign-in with PKCE S256, pushed: the address for the
+ * browser, and the verifier and parameters the code exchange needs afterwards.
+ */
+export async function pushedOidcSignIn(
+  baseUrl: string,
+  client: { client_id: string; client_secret?: string | null },
+  redirectUri: string,
+) {
+  const verifier = randomBytes(32).toString('base64url');
+  const params = {
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    state: randomBytes(12).toString('base64url'),
+    nonce: randomBytes(12).toString('base64url'),
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  };
+  const basic = { id: client.client_id, secret: client.client_secret as string };
+  const pushed = await pushSignIn(baseUrl, params, { basic });
+  if (pushed.status !== 201) throw new Error(`par: ${pushed.status} ${JSON.stringify(pushed.json)}`);
+  return { url: pushed.url, verifier, params };
 }
