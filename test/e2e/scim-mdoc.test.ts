@@ -41,13 +41,13 @@ async function mdocTenant(delivery: 'email' | 'direct') {
 }
 
 describe('SCIM provisioning of the employee mdoc', () => {
-  it('offers the mdoc with the employee data in its namespace, and revokes it on deactivation', async () => {
+  it('offers the mdoc with the employee data in its namespace, and withdraws the offer on deactivation', async () => {
     const { scim } = await mdocTenant('email');
     const ana = await scim.post('/Users', user('ana.mdoc@acme.test'));
     expect(ana.status).toBe(201);
     expect(ana.body[CREDENTIAL]).toMatchObject({ status: 'offered' });
     const { rows } = await f.sql.query(
-      `select i.configuration_id, i.payload from issuance i join scim_user u on u.issuance_id = i.id where u.id = $1`,
+      `select i.id, i.configuration_id, i.payload from issuance i join scim_user u on u.issuance_id = i.id where u.id = $1`,
       [ana.body.id],
     );
     expect(rows[0]?.configuration_id).toBe('EmployeeMdoc');
@@ -67,7 +67,10 @@ describe('SCIM provisioning of the employee mdoc', () => {
 
     const off = await scim.put(`/Users/${ana.body.id}`, user('ana.mdoc@acme.test', false));
     expect(off.status).toBe(200);
-    expect(off.body[CREDENTIAL].status).not.toBe('offered');
+    expect(off.body[CREDENTIAL]).toMatchObject({ status: 'none', reason: 'user deactivated' });
+    // The offer is withdrawn: its issuance is no longer open for a wallet to redeem.
+    const { rows: after } = await f.sql.query('select status from issuance where id = $1', [rows[0]?.id]);
+    expect(after[0]?.status).toBe('withdrawn');
   });
 
   it('says why direct delivery cannot issue it', async () => {
