@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { answerAnnexCRequest } from '../support/annex-c-wallet.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
-import { pushedOidcSignIn } from '../support/pushed-sign-in.js';
+import { exchangeOidcCode, pushedOidcSignIn } from '../support/pushed-sign-in.js';
 import {
   issueDirectMdoc,
   EMPLOYEE_MDOC_NAMESPACE as NS,
@@ -106,19 +106,13 @@ describe('OpenID Connect login with an mdoc over ISO 18013-7 Annex C', () => {
       const landed = new URL(page.url());
       expect(landed.searchParams.get('state')).toBe(params.state);
       await page.close();
-      const res = await fetch(`${t.baseUrl}/oauth2/token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
-        },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code: landed.searchParams.get('code') ?? '',
-          redirect_uri: rp.url,
-          code_verifier: verifier,
-        }),
-      });
+      const res = await exchangeOidcCode(
+        t.baseUrl,
+        client,
+        rp.url,
+        landed.searchParams.get('code') ?? '',
+        verifier,
+      );
       expect(res.status).toBe(200);
       const { id_token } = (await res.json()) as { id_token: string };
       const { payload } = await jwtVerify(id_token, createRemoteJWKSet(new URL(`${t.baseUrl}/oauth2/jwks`)), {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
 import { issueDirectCredential } from '../support/fixtures.js';
-import { pushedOidcSignIn } from '../support/pushed-sign-in.js';
+import { exchangeOidcCode, pushedOidcSignIn } from '../support/pushed-sign-in.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
 
@@ -109,19 +109,13 @@ describe('OpenID Connect login with the browser’s wallet (Digital Credentials 
       const landed = new URL(page.url());
       expect(landed.searchParams.get('state')).toBe(params.state);
       await page.close();
-      const res = await fetch(`${t.baseUrl}/oauth2/token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
-        },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code: landed.searchParams.get('code') ?? '',
-          redirect_uri: rp.url,
-          code_verifier: verifier,
-        }),
-      });
+      const res = await exchangeOidcCode(
+        t.baseUrl,
+        client,
+        rp.url,
+        landed.searchParams.get('code') ?? '',
+        verifier,
+      );
       const { id_token } = (await res.json()) as { id_token: string };
       expect(res.status).toBe(200);
       const { payload } = await jwtVerify(id_token, createRemoteJWKSet(new URL(`${t.baseUrl}/oauth2/jwks`)), {

@@ -7,6 +7,7 @@ import { publishedStatus } from '../support/credential-status.js';
 import { openEventStream } from '../support/event-stream.js';
 import { employeePayload, issueDirectCredential } from '../support/fixtures.js';
 import { walletHttp, walletWithCredential } from '../support/holder-setup.js';
+import { redeemResponseCode } from '../support/redeem-response-code.js';
 import type { startSmtpCatcher } from '../support/smtp-catcher.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
@@ -89,19 +90,7 @@ describe('a successful presentation', () => {
     expect(waiting).toMatchObject({ status: 'awaiting_redirect', verified: false });
     expect(waiting).not.toHaveProperty('claims');
 
-    const token = async (code: string) =>
-      fetch(`${t.baseUrl}/oauth2/token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`${tenant.id}:${tenant.integrator_token}`).toString('base64')}`,
-        },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code,
-          session_binding: s.session_binding ?? '',
-        }),
-      });
+    const token = (code: string) => redeemResponseCode(t.baseUrl, tenant, code, s.session_binding ?? '');
     const code = redirect.searchParams.get('code') ?? '';
     const exchanged = await token(code);
     expect(exchanged.status).toBe(200);

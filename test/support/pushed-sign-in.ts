@@ -69,3 +69,25 @@ export async function pushedOidcSignIn(
   if (pushed.status !== 201) throw new Error(`par: ${pushed.status} ${JSON.stringify(pushed.json)}`);
   return { url: pushed.url, verifier, params };
 }
+
+/** The relying party exchanges the code its redirect got, with the PKCE verifier, at the token endpoint. */
+export const exchangeOidcCode = (
+  baseUrl: string,
+  client: { client_id: string; client_secret?: string | null },
+  redirectUri: string,
+  code: string,
+  verifier: string,
+) =>
+  fetch(`${baseUrl}/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
+    },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+    }),
+  });
