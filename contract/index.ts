@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { adminContract } from './admin/admin-contract.js';
+import { trustSourceContract } from './admin/trust-source-contract.js';
 import { trustedIssuerContract } from './admin/trusted-issuer-contract.js';
 import { webhookContract } from './admin/webhook-contract.js';
 import { healthContract } from './health-contract.js';
@@ -26,10 +27,12 @@ export const contract = c.router({
   oid4vci: oid4vciContract,
   oid4vp: oid4vpContract,
   trustedIssuers: trustedIssuerContract,
+  trustSources: trustSourceContract,
   webhooks: webhookContract,
 });
 export * from './admin/credential-configuration.js';
 export * from './admin/provisioning.js';
+export * from './admin/trust-source-contract.js';
 export * from './admin/trusted-issuer-contract.js';
 export * from './admin/webhook.js';
 export * from './admin/webhook-contract.js';

@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { adminContract } from '../contract/admin/admin-contract.js';
 import { trustedIssuerContract } from '../contract/admin/trusted-issuer-contract.js';
+import { trustSourceContract } from '../contract/admin/trust-source-contract.js';
 import { webhookContract } from '../contract/admin/webhook-contract.js';
 import { healthContract } from '../contract/health-contract.js';
 import { contract } from '../contract/index.js';
@@ -41,6 +42,7 @@ import { scimRouter } from './scim/scim.router.js';
 import { statusListRouter } from './status-list/status-list.routes.js';
 import { adminHolderSignInRoutes } from './tenants/admin-holder-sign-in.routes.js';
 import { adminTenantRoutes } from './tenants/admin-tenant.routes.js';
+import { adminTrustSourceRoutes } from './trust/admin-trust-source.routes.js';
 import { adminTrustedIssuerRoutes } from './verification/admin-trusted-issuer.routes.js';
 import { DC_API_RESPONSE_PATH } from './verification/dc-api-request.js';
 import { loginEventsRoute } from './verification/login-events.route.js';
@@ -114,6 +116,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
     options,
   );
   createExpressEndpoints(trustedIssuerContract, adminTrustedIssuerRoutes(ctx.verifier), app, options);
+  createExpressEndpoints(trustSourceContract, adminTrustSourceRoutes(ctx.verifier.trust), app, options);
   createExpressEndpoints(webhookContract, adminWebhookRoutes(ctx.config), app, options);
   mountOid4vci(app, ctx, ctx.issuance.codes);
   mountOid4vp(app, ctx.verifier);

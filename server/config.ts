@@ -5,6 +5,7 @@ import { MetricsEnv } from './metrics/metrics-settings.js';
 import { ClientAttestationEnv } from './oid4vci/client-attestation/client-attestation-settings.js';
 import { DpopEnv } from './oid4vci/dpop/dpop-settings.js';
 import { OutboundEnv } from './outbound/outbound-policy.js';
+import { TrustListEnv } from './trust/trust-list-settings.js';
 import { RateLimitEnv } from './rate-limit/rate-limit-settings.js';
 
 /**
@@ -17,6 +18,7 @@ const EnvSchema = z.object({
   ...RateLimitEnv.shape,
   ...DpopEnv.shape,
   ...ClientAttestationEnv.shape,
+  ...TrustListEnv.shape,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   ROLE: z.enum(['api', 'worker', 'all']).default('all'),

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { scheduleAuditExport } from '../workers/audit-export/audit-export-schedule.js';
 import { scheduleAuditSealing } from '../workers/audit-seal/audit-seal-schedule.js';
+import { scheduleTrustListRefresh } from '../workers/trust-lists/trust-list-schedule.js';
 import { bullMqDispatcher } from '../workers/bullmq-dispatcher.js';
 import { inProcessDispatcher } from '../workers/in-process-dispatcher.js';
 import type { JobDispatcher } from '../workers/job-dispatcher.js';
@@ -33,6 +34,8 @@ import { migrate, openOrm } from './persistence/orm.js';
 import { poolSql } from './persistence/sql.js';
 import { scheduleRedirectDeadlines } from './verification/fail-unfollowed-redirects.js';
 import { localSessionEvents, redisSessionEvents } from './verification/session-events.js';
+import { listReaders } from './trust/lists/list-readers.js';
+import { trustServices } from './trust/trust-services.js';
 
 export interface RunningService {
   context: AppContext;
@@ -139,7 +142,11 @@ export async function startService(
     : () => undefined;
   const shared = sharedState(redis, config.QUEUE_PREFIX);
   const sql = await poolSql(orm);
-  const verifier = verifierServices(config, keys, sealing, events, shared.ttl, sql);
+  const trust = trustServices(config, logger, listReaders);
+  const verifier = verifierServices(config, keys, sealing, events, shared.ttl, sql, trust);
+  const stopTrustLists = config.runsWorkers
+    ? scheduleTrustListRefresh(orm, trust, logger)
+    : async () => undefined;
   const context: AppContext = {
     verifier,
     config,
@@ -180,6 +187,7 @@ export async function startService(
       await metricsOf(context).stop();
       await stopSealing();
       await stopPublishing();
+      await stopTrustLists();
       await stopListening();
       // With Redis gone, BullMQ would wait for it forever; what it holds is safe in the outbox.
       await settleWithin(jobs.stop(), config.SHUTDOWN_TIMEOUT_MS / 2, () =>

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createAdminClient } from '../integrator/src/index.js';
 import { TRUST_ANCHOR_USAGE, trustAnchorCommand } from './trust-anchor-commands.js';
+import { TRUST_SOURCE_USAGE, trustSourceCommand } from './trust-source-commands.js';
 import { WEBHOOK_USAGE, webhookCommand } from './webhook-commands.js';
 
 /**
@@ -28,6 +29,7 @@ const USAGE = `usage: npm run cli -- <command>
   keys development-ca [--out root.pem]
 ${WEBHOOK_USAGE}
 ${TRUST_ANCHOR_USAGE}
+${TRUST_SOURCE_USAGE}
 environment: CREDSERVICE_URL (default http://localhost:3000), ADMIN_TOKEN`;
 
 const { positionals, values } = parseArgs({
@@ -60,6 +62,12 @@ const { positionals, values } = parseArgs({
     events: { type: 'string' },
     description: { type: 'string' },
     overlap: { type: 'string' },
+    type: { type: 'string' },
+    'signer-certificate': { type: 'string', multiple: true },
+    'service-type': { type: 'string', multiple: true },
+    vct: { type: 'string', multiple: true },
+    doctype: { type: 'string', multiple: true },
+    'refresh-seconds': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -187,6 +195,10 @@ async function run(): Promise<{ status: number; body: unknown }> {
     default:
       if (group === 'webhook') {
         const ran = webhookCommand({ baseUrl, token }, command, positionals.slice(2), values, need);
+        if (ran) return ran;
+      }
+      if (group === 'trust-source') {
+        const ran = trustSourceCommand({ baseUrl, token }, command, positionals.slice(2), values, need);
         if (ran) return ran;
       }
       if (group === 'trust-anchor') {

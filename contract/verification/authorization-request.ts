@@ -146,15 +146,21 @@ export const AuthorizationRequestCreated = z.object({
 /** Which trust path accepted the issuer of the presented credential. */
 export const IssuerTrust = z.object({
   method: z
-    .enum(['x509', 'jwks', 'jwt-vc-issuer-metadata'])
+    .enum(['x509', 'trusted_list', 'jwks', 'jwt-vc-issuer-metadata'])
     .describe(
-      'x509: its x5c chain to a trust anchor of the tenant; jwks: configured keys (or this service’s own issuer); jwt-vc-issuer-metadata: keys from the issuer’s metadata',
+      'x509: its x5c chain to a trust anchor of the tenant; trusted_list: its x5c chain to a certificate of an entity in one of the tenant’s trust sources; jwks: configured keys (or this service’s own issuer); jwt-vc-issuer-metadata: keys from the issuer’s metadata',
     ),
   anchor: z
     .string()
     .optional()
     .describe('x509: SHA-256 (hex) of the trust anchor, as the trust-anchor API names it'),
   anchor_subject: z.string().optional().describe('x509: the trust anchor’s subject'),
+  source: z.string().uuid().optional().describe('trusted_list: the id of the trust source that vouched'),
+  entity: z.string().optional().describe('trusted_list: the listed entity (its name in the list)'),
+  service_type: z
+    .string()
+    .optional()
+    .describe('trusted_list: the service type it was trusted as, e.g. pid_provider'),
 });
 
 /** One credential of a verified presentation, and the trust path that accepted its issuer. */

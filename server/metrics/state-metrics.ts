@@ -73,6 +73,24 @@ export function stateMetrics(registry: Registry, logger: Logger, em: Em): void {
     set: (g, [r]) => g.set(num(r?.lag)),
   });
   dbGauge(registry, logger, em, {
+    name: 'credservice_trust_source_age_seconds',
+    help: 'Time since each trust source’s copy in force was fetched (since it was added, if never)',
+    labelNames: ['source', 'type'],
+    sql: `select id, type, extract(epoch from now() - coalesce(fetched_at, created_at)) as age from trust_source`,
+    set: (g, rows) => {
+      for (const r of rows) g.set({ source: String(r.id), type: String(r.type) }, num(r.age));
+    },
+  });
+  dbGauge(registry, logger, em, {
+    name: 'credservice_trust_sources_failing',
+    help: 'Trust sources whose last fetch or validation failed (their last good copy, if any, still in force), by type',
+    labelNames: ['type'],
+    sql: 'select type, count(*) as n from trust_source where error is not null group by type',
+    set: (g, rows) => {
+      for (const r of rows) g.set({ type: String(r.type) }, num(r.n));
+    },
+  });
+  dbGauge(registry, logger, em, {
     name: 'credservice_status_list_age_seconds',
     help: 'Time since each status list token was last published (since the list was made, if never)',
     labelNames: ['list'],

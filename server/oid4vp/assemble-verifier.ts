@@ -8,6 +8,7 @@ import { x509Hash } from '../keys/x509-hash.js';
 import { guardedFetch } from '../outbound/guarded-fetch.js';
 import { type OutboundPolicy, outboundPolicy } from '../outbound/outbound-policy.js';
 import type { Sql } from '../persistence/sql.js';
+import type { TrustServices } from '../trust/trust-services.js';
 import { EphemeralSessions } from '../verification/ephemeral-sessions.js';
 import type { SessionEvents } from '../verification/session-events.js';
 import { TrustedIssuer } from '../verification/trusted-issuer.entity.js';
@@ -48,6 +49,7 @@ export function verifierServices(
   events: SessionEvents,
   ephemeral: TtlStore,
   sql: Sql,
+  trust: TrustServices,
 ): VerifierServices {
   const policy = outboundPolicy(config);
   const resolvers = new Map<string, (iss: string) => Promise<JWK[] | undefined>>();
@@ -71,6 +73,7 @@ export function verifierServices(
     sealing,
     events,
     sql,
+    trust,
     ephemeral: new EphemeralSessions(ephemeral),
     fetchStatusList: cachedStatusListFetcher(fetchText(policy)),
     fetchStatusListCwt: cachedStatusListFetcher(fetchCwt(policy), { ttlFromToken: cwtTtlSeconds }),

@@ -12,7 +12,6 @@ import {
 } from '../verification/presentation-session.entity.js';
 import { type Outcome, recordOutcome } from '../verification/record-presentation-outcome.js';
 import { sessionEvent } from '../verification/session-result.js';
-import { trustAnchorCertificates } from '../verification/trust-anchors.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
 import type { ReadResponse } from './read-authorization-response.js';
 import { PresentationError, verifyVpToken } from './verification/index.js';
@@ -109,7 +108,7 @@ async function verify(
       },
       fetchStatusListCwt: s.fetchStatusListCwt,
       trustedIssuers: s.trustedIssuers(em, session.tenantId),
-      trustAnchors: await trustAnchorCertificates(em, session.tenantId),
+      trust: await s.trust.of(em, session.tenantId),
       fetchStatusList: s.fetchStatusList,
       profile: session.profile ?? undefined,
     });

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { provisioningWarnings } from '../directory/provisioning-warnings.js';
 import { adminActor } from '../http/admin-guard.js';
 import { presentationProfileWarnings } from '../verification/profile-warnings.js';
+import { trustSourceWarnings } from '../trust/trust-source-warnings.js';
 import { trustedIssuerWarnings } from '../verification/trusted-issuer-warnings.js';
 import { scimUrlOf, tenantView, tokenView } from './tenant.view.js';
 import {
@@ -43,6 +44,7 @@ export function adminTenantRoutes(config: Config) {
         ...(await provisioningWarnings(req.em, tenant)),
         ...(await presentationProfileWarnings(req.em, tenant)),
         ...(await trustedIssuerWarnings(req.em, tenant.id)),
+        ...(await trustSourceWarnings(req.em, tenant.id, config.TRUST_LIST_GRACE_SECONDS)),
       ];
       return { status: 200, body: { ...tenantView(tenant, config.publicUrl), warnings } };
     }),

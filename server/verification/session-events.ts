@@ -8,7 +8,7 @@ export interface SessionEvent {
   /** The verifier profile of the session (`haip-1.0`), when it has one. */
   profile?: string;
   /** Once verified: how each credential's issuer was trusted (no claims). */
-  credentials?: { id: string; trust: { method: string; anchor?: string; anchor_subject?: string } }[];
+  credentials?: { id: string; trust: Record<string, string | undefined> & { method: string } }[];
 }
 
 /**

@@ -11,6 +11,7 @@ export const trustView = (t: CredentialTrust): TrustView => ({
   method: t.method,
   ...(t.anchor ? { anchor: t.anchor } : {}),
   ...(t.anchorSubject ? { anchor_subject: t.anchorSubject } : {}),
+  ...(t.source ? { source: t.source, entity: t.entity, service_type: t.serviceType } : {}),
 });
 
 /** One verified credential of a presentation (the contract's PresentedCredential). */

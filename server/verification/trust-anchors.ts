@@ -9,6 +9,7 @@ import {
   keyIdentifierOf,
   parseCertificate,
 } from '../keys/x509-certificate.js';
+import { tenantTrustChanged } from '../trust/tenant-trust.js';
 import { TrustAnchor } from './trust-anchor.entity.js';
 
 const refuse = (message: string) => validationError([{ field: 'certificate', message }]);
@@ -82,15 +83,13 @@ export const listTrustAnchors = (em: EntityManager, tenantId: string): Promise<r
     return Object.freeze(rows.map(frozenRow));
   });
 
-/** The tenant's anchors as the verifier takes them: standard base64 DER. */
-export const trustAnchorCertificates = async (em: EntityManager, tenantId: string): Promise<string[]> =>
-  (await listTrustAnchors(em, tenantId)).map((a) => a.certificate);
-
 const TRUST_ANCHORS = 'trust-anchors';
 
 /** Call in the transaction that adds or removes one of the tenant's anchors. */
-export const trustAnchorsChanged = (tx: EntityManager, tenantId: string) =>
-  invalidate(tx, TRUST_ANCHORS, tenantId);
+export async function trustAnchorsChanged(tx: EntityManager, tenantId: string) {
+  await invalidate(tx, TRUST_ANCHORS, tenantId);
+  await tenantTrustChanged(tx, tenantId);
+}
 
 /**
  * The session's DCQL query restricted to the tenant's trust anchors (the integrator asked with

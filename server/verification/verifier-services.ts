@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { KeyEncryption } from '../keys/key-encryption.js';
 import type { Signer } from '../keys/signer.js';
 import type { Sql } from '../persistence/sql.js';
+import type { TrustServices } from '../trust/trust-services.js';
 import type { EphemeralSessions } from './ephemeral-sessions.js';
 import type { TrustedIssuerKeys } from './issuer-trust.js';
 import type { SessionEvents } from './session-events.js';
@@ -17,6 +18,8 @@ export interface VerifierServices {
   events: SessionEvents;
   /** Prepared statements on the ORM's pool, for the response endpoint's one write. */
   sql: Sql;
+  /** The tenants' trust (anchors and trust sources), and how trust sources are fetched. */
+  trust: TrustServices;
   /** Sessions of anonymous sign-ins, kept with a TTL until they lead somewhere. */
   ephemeral: EphemeralSessions;
   /** Status list tokens, fetched once per their ttl for the whole process. */

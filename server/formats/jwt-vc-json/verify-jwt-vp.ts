@@ -15,6 +15,7 @@ import {
 import { checkRequestedClaims, checkW3cType } from '../../oid4vp/verification/match-dcql.js';
 import { check, reject } from '../../oid4vp/verification/presentation-error.js';
 import type { Checks, VerifiedCredential } from '../../oid4vp/verification/types.js';
+import { ISSUER_SERVICE_TYPES } from '../../trust/service-types.js';
 
 const VP_TYPES = [undefined, 'JWT', 'vp+jwt'];
 const VC_TYPES = [undefined, 'JWT', 'vc+jwt'];
@@ -47,7 +48,10 @@ async function verifyJwtVc(compact: unknown, query: CredentialQuery, checks: Che
   const iss = payload.iss ?? vcIssuer;
   check(typeof iss === 'string' && iss, 'malformed', 'the credential has no issuer');
   check(vcIssuer === undefined || vcIssuer === iss, 'malformed', `iss ${iss} differs from vc.issuer`);
-  const issuer = await verifyIssuerSignature(jwt, iss, checks, `the credential of ${iss}`);
+  const issuer = await verifyIssuerSignature(jwt, iss, checks, `the credential of ${iss}`, {
+    serviceTypes: ISSUER_SERVICE_TYPES,
+    credential: true,
+  });
   checkTrustedAuthorities(query, issuer);
 
   const exp = checkValidityClaims(payload, checks);

@@ -1,7 +1,9 @@
 import type { JWK } from 'jose';
-import { type Certificate, parseCertificate } from '../../keys/x509-certificate.js';
+import type { Certificate } from '../../keys/x509-certificate.js';
 import type { ValidatedChain } from '../../keys/x509-chain.js';
 import { check, PresentationError, reject } from '../../oid4vp/verification/presentation-error.js';
+import { parsedCertificate, type Trust } from '../../trust/trust.js';
+import type { CredentialTrust } from '../../verification/issuer-trust.js';
 import { P256_ALGS } from './cose-sign1.js';
 import { decodeCborSafely, MDOC_CBOR_LIMITS } from './decode-cbor-safely.js';
 import { arrayOf, field, mapOf, textOf, uintOf } from './read-cbor.js';
@@ -13,7 +15,9 @@ export interface DeviceResponseChecks {
   /** The verifier's SessionTranscript bytes (session-transcript.ts), never one the wallet sent. */
   sessionTranscript: Uint8Array;
   /** The tenant's IACA roots: parsed, or DER / standard base64 (one that does not parse is left out). */
-  trustAnchors: readonly (Certificate | Uint8Array | string)[];
+  trustAnchors?: readonly (Certificate | Uint8Array | string)[];
+  /** The tenant's whole trust (server/trust): anchors and listed issuers; when given, `trustAnchors` is not read. */
+  trust?: Trust;
   /** Seconds since the epoch (as the verifier's Checks.now). */
   now: number;
   skewSeconds: number;
@@ -36,6 +40,8 @@ export interface VerifiedMdoc {
   deviceKey: JWK;
   /** The document signer's chain as validated (leaf, certificates, IACA anchor, validUntil). */
   issuerChain: ValidatedChain;
+  /** The trust path that accepted the document signer's chain. */
+  issuerTrust: CredentialTrust;
   signedAt: Date;
   validFrom: Date;
   validUntil: Date;
@@ -97,10 +103,11 @@ function verify(input: string | Uint8Array, checks: DeviceResponseChecks): Verif
   );
   const issuerSigned = mapOf(field(document, 'issuerSigned', 'the document'), 'issuerSigned');
   const allowedAlgs = checks.allowedAlgs ?? P256_ALGS;
-  const { mso, chain } = verifyIssuerAuth(
+  const { mso, chain, trust } = verifyIssuerAuth(
     field(issuerSigned, 'issuerAuth', 'issuerSigned'),
     {
-      anchors: anchorsOf(checks.trustAnchors),
+      trust: checks.trust ?? trustOfAnchors(checks.trustAnchors ?? []),
+      doctype: docType,
       now: checks.now,
       skewSeconds: checks.skewSeconds,
       allowedAlgs,
@@ -124,6 +131,7 @@ function verify(input: string | Uint8Array, checks: DeviceResponseChecks): Verif
     claims,
     deviceKey: mso.deviceKey.jwk,
     issuerChain: chain,
+    issuerTrust: trust,
     signedAt: mso.signed,
     validFrom: mso.validFrom,
     validUntil: mso.validUntil,
@@ -131,23 +139,12 @@ function verify(input: string | Uint8Array, checks: DeviceResponseChecks): Verif
   };
 }
 
-const parsedAnchors = new Map<string, Certificate | null>();
-
-/** Anchors given as DER or base64 are parsed once per process (a tenant has a few, used for every response). */
-function anchorsOf(anchors: DeviceResponseChecks['trustAnchors']): Certificate[] {
-  return anchors.flatMap((anchor) => {
+/** A trust of anchors alone (DER or base64 parsed once per process). */
+function trustOfAnchors(given: NonNullable<DeviceResponseChecks['trustAnchors']>): Trust {
+  const anchors = given.flatMap((anchor) => {
     if (typeof anchor !== 'string' && !(anchor instanceof Uint8Array)) return [anchor];
-    const key = typeof anchor === 'string' ? anchor : Buffer.from(anchor).toString('base64');
-    let parsed = parsedAnchors.get(key);
-    if (parsed === undefined) {
-      try {
-        parsed = parseCertificate(key, 'a trust anchor');
-      } catch {
-        parsed = null;
-      }
-      if (parsedAnchors.size >= 1000) parsedAnchors.delete(parsedAnchors.keys().next().value as string);
-      parsedAnchors.set(key, parsed);
-    }
-    return parsed ? [parsed] : [];
+    const cert = parsedCertificate(typeof anchor === 'string' ? anchor : Buffer.from(anchor).toString('base64'));
+    return cert ? [cert] : [];
   });
+  return { anchors, listed: [] };
 }

@@ -44,15 +44,14 @@ export async function verifyMdocPresentation(
   const requested = requestedElements(query);
   const mdoc = verifyDeviceResponse(presentation, {
     sessionTranscript: sessionTranscriptOf(checks),
-    trustAnchors: checks.anchors,
+    trust: checks.trust,
     now: checks.now,
     skewSeconds: checks.skewSeconds,
     expectedDoctype: doctype,
     ...(requested ? { requested } : {}),
   });
   checkRequestedClaims(mdoc.claims, query);
-  const { issuerChain: chain } = mdoc;
-  const trust = { method: 'x509' as const, anchor: chain.anchor.sha256, anchorSubject: chain.anchor.subject };
+  const { issuerChain: chain, issuerTrust: trust } = mdoc;
   checkTrustedAuthorities(query, { trust, keys: [chain.leafJwk], chain });
   if (mdoc.status) await checkMdocStatus(mdoc.status, checks);
   return {

@@ -8,6 +8,7 @@ import { decodeJws, isObject, publicJwk } from '../../oid4vp/verification/jws.js
 import { checkRequestedClaims, checkVct } from '../../oid4vp/verification/match-dcql.js';
 import { check } from '../../oid4vp/verification/presentation-error.js';
 import type { Checks, VerifiedCredential } from '../../oid4vp/verification/types.js';
+import { ISSUER_SERVICE_TYPES } from '../../trust/service-types.js';
 import { checkKeyBinding } from './check-key-binding.js';
 import { applyDisclosures, holdsDigests, splitSdJwt } from './sd-jwt.js';
 
@@ -46,7 +47,12 @@ export async function verifySdJwtPresentation(
   const signed = jwt.payload;
   const iss = signed.iss;
   check(typeof iss === 'string' && iss, 'malformed', 'the credential has no iss');
-  const issuer = await verifyIssuerSignature(jwt, iss, checks, `the credential of ${iss}`);
+  // The type a trust source may vouch for is the one the issuer signed (a non-string vct fails checkVct).
+  const signedVct = typeof signed.vct === 'string' ? signed.vct : '';
+  const issuer = await verifyIssuerSignature(jwt, iss, checks, `the credential of ${iss}`, {
+    serviceTypes: ISSUER_SERVICE_TYPES,
+    vct: signedVct,
+  });
   checkTrustedAuthorities(query, issuer);
 
   const sdAlg = signed._sd_alg ?? 'sha-256';
@@ -91,7 +97,7 @@ export async function verifySdJwtPresentation(
     queryId: query.id,
     format: 'dc+sd-jwt',
     issuer: iss,
-    vct,
+    vct: signedVct,
     claims,
     ...(holderKey && parts.keyBindingJwt ? { holderKey } : {}),
     ...(exp !== undefined ? { expiresAt: new Date(exp * 1000) } : {}),

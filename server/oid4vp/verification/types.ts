@@ -1,5 +1,5 @@
 import type { JWK } from 'jose';
-import { type Certificate, parseCertificate } from '../../keys/x509-certificate.js';
+import { type Trust, trustOf } from '../../trust/trust.js';
 
 export type { CredentialTrust, TrustedIssuerKeys, TrustMethod } from '../../verification/issuer-trust.js';
 
@@ -32,6 +32,11 @@ export interface VerificationContext {
    * None: `x5c` chains are not evaluated.
    */
   trustAnchors?: readonly string[];
+  /**
+   * The tenant's whole trust (anchors and the certificates its trust sources list), as
+   * server/trust builds it; when given, `trustAnchors` is not read.
+   */
+  trust?: Trust;
   /**
    * The compact `statuslist+jwt` at `uri` (`status.status_list.uri` of the credential). A throw means
    * `status_unavailable`. Called only for credentials of a trusted issuer whose signature verified;
@@ -113,31 +118,12 @@ export interface Checks {
   maxKbAgeSeconds: number;
   skewSeconds: number;
   trustedIssuers: VerificationContext['trustedIssuers'];
-  /** The trust anchors, parsed (one that does not parse is left out). */
-  anchors: Certificate[];
+  /** The tenant's anchors and listed certificates, parsed (one that does not parse is left out). */
+  trust: Trust;
   fetchStatusList: VerificationContext['fetchStatusList'];
   fetchStatusListCwt: VerificationContext['fetchStatusListCwt'];
   transaction: PresentationTransaction;
   profile: VerificationContext['profile'];
-}
-
-const parsedAnchors = new Map<string, Certificate | null>();
-
-/** Anchors parsed once per process: the same few are used for every presentation of a tenant. */
-function parseAnchors(anchors: readonly string[] = []): Certificate[] {
-  return anchors.flatMap((der) => {
-    let parsed = parsedAnchors.get(der);
-    if (parsed === undefined) {
-      try {
-        parsed = parseCertificate(der, 'a trust anchor');
-      } catch {
-        parsed = null;
-      }
-      if (parsedAnchors.size >= 1000) parsedAnchors.delete(parsedAnchors.keys().next().value as string);
-      parsedAnchors.set(der, parsed);
-    }
-    return parsed ? [parsed] : [];
-  });
 }
 
 export function resolveChecks(ctx: VerificationContext): Checks {
@@ -148,7 +134,7 @@ export function resolveChecks(ctx: VerificationContext): Checks {
     maxKbAgeSeconds: ctx.maxKbAgeSeconds ?? 300,
     skewSeconds: ctx.clockSkewSeconds ?? 60,
     trustedIssuers: ctx.trustedIssuers,
-    anchors: parseAnchors(ctx.trustAnchors),
+    trust: ctx.trust ?? trustOf(ctx.trustAnchors),
     fetchStatusList: ctx.fetchStatusList,
     fetchStatusListCwt: ctx.fetchStatusListCwt,
     transaction: ctx.transaction ?? {},
