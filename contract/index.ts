@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { adminContract } from './admin/admin-contract.js';
+import { registrationCertificateContract } from './admin/registration-certificate-contract.js';
 import { trustedIssuerContract } from './admin/trusted-issuer-contract.js';
 import { webhookContract } from './admin/webhook-contract.js';
 import { healthContract } from './health-contract.js';
@@ -26,10 +27,13 @@ export const contract = c.router({
   oid4vci: oid4vciContract,
   oid4vp: oid4vpContract,
   trustedIssuers: trustedIssuerContract,
+  registrationCertificates: registrationCertificateContract,
   webhooks: webhookContract,
 });
 export * from './admin/credential-configuration.js';
 export * from './admin/provisioning.js';
+export * from './admin/registration-certificate.js';
+export * from './admin/registration-certificate-contract.js';
 export * from './admin/trusted-issuer-contract.js';
 export * from './admin/webhook.js';
 export * from './admin/webhook-contract.js';
@@ -39,6 +43,7 @@ export * from './issuance/issuance-request.js';
 export * from './oid4vci/credential-issuer-metadata.js';
 export * from './oid4vci/credential-offer.js';
 export * from './oid4vci/credential-request.js';
+export * from './oid4vci/issuer-info.js';
 export * from './oid4vci/nonce-response.js';
 export * from './oid4vci/notification-request.js';
 export * from './oid4vci/oauth-error-response.js';
