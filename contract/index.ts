@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { adminContract } from './admin/admin-contract.js';
 import { trustSourceContract } from './admin/trust-source-contract.js';
+import { registrationCertificateContract } from './admin/registration-certificate-contract.js';
 import { trustedIssuerContract } from './admin/trusted-issuer-contract.js';
 import { webhookContract } from './admin/webhook-contract.js';
 import { healthContract } from './health-contract.js';
@@ -28,11 +29,14 @@ export const contract = c.router({
   oid4vp: oid4vpContract,
   trustedIssuers: trustedIssuerContract,
   trustSources: trustSourceContract,
+  registrationCertificates: registrationCertificateContract,
   webhooks: webhookContract,
 });
 export * from './admin/credential-configuration.js';
 export * from './admin/provisioning.js';
 export * from './admin/trust-source-contract.js';
+export * from './admin/registration-certificate.js';
+export * from './admin/registration-certificate-contract.js';
 export * from './admin/trusted-issuer-contract.js';
 export * from './admin/webhook.js';
 export * from './admin/webhook-contract.js';
@@ -42,6 +46,7 @@ export * from './issuance/issuance-request.js';
 export * from './oid4vci/credential-issuer-metadata.js';
 export * from './oid4vci/credential-offer.js';
 export * from './oid4vci/credential-request.js';
+export * from './oid4vci/issuer-info.js';
 export * from './oid4vci/nonce-response.js';
 export * from './oid4vci/notification-request.js';
 export * from './oid4vci/oauth-error-response.js';

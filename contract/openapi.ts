@@ -63,6 +63,8 @@ const TAGS: Record<string, string> = {
   oid4vci: 'Wallets receiving credentials (OpenID4VCI 1.0, pre-authorized code) and the issuer’s metadata',
   oid4vp: 'Wallets presenting credentials (OpenID4VP 1.0)',
   trustedIssuers: 'The issuers and trust anchors a tenant’s verifier accepts',
+  registrationCertificates:
+    'Registration certificates (ETSI TS 119 475) of a tenant’s verifier and of the credential issuer, which wallets receive as verifier_info and issuer_info',
   webhooks: 'A tenant’s webhook endpoints and their deliveries',
   scim: 'Directory sync: SCIM 2.0 per tenant (RFC 7643, RFC 7644); messages are application/scim+json',
   oidc: 'The authorization server (tokens, PAR, the issuance sign-in) and the verifier’s OpenID Connect provider: sign in with a credential',

@@ -3,6 +3,7 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { adminContract } from '../contract/admin/admin-contract.js';
+import { registrationCertificateContract } from '../contract/admin/registration-certificate-contract.js';
 import { trustedIssuerContract } from '../contract/admin/trusted-issuer-contract.js';
 import { trustSourceContract } from '../contract/admin/trust-source-contract.js';
 import { webhookContract } from '../contract/admin/webhook-contract.js';
@@ -38,6 +39,8 @@ import { mountOid4vp } from './oid4vp/oid4vp.endpoints.js';
 import { adminOidcClientRoutes } from './oidc/admin-oidc-client.routes.js';
 import { mountOidc } from './oidc/oidc.endpoints.js';
 import { rateLimits } from './rate-limit/rate-limits.js';
+import { adminRegistrationCertificateRoutes } from './registration/admin-registration-certificate.routes.js';
+import { vouchForRegistrar } from './registration/registrar-trust.js';
 import { scimRouter } from './scim/scim.router.js';
 import { statusListRouter } from './status-list/status-list.routes.js';
 import { adminHolderSignInRoutes } from './tenants/admin-holder-sign-in.routes.js';
@@ -118,6 +121,12 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
   createExpressEndpoints(trustedIssuerContract, adminTrustedIssuerRoutes(ctx.verifier), app, options);
   createExpressEndpoints(trustSourceContract, adminTrustSourceRoutes(ctx.verifier.trust), app, options);
   createExpressEndpoints(webhookContract, adminWebhookRoutes(ctx.config), app, options);
+  createExpressEndpoints(
+    registrationCertificateContract,
+    adminRegistrationCertificateRoutes({ signer: ctx.signer, vouch: vouchForRegistrar }, ctx.logger),
+    app,
+    options,
+  );
   mountOid4vci(app, ctx, ctx.issuance.codes);
   mountOid4vp(app, ctx.verifier);
   mountOidc(app, ctx);

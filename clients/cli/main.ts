@@ -1,6 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createAdminClient } from '../integrator/src/index.js';
+import {
+  REGISTRATION_CERTIFICATE_USAGE,
+  registrationCertificateCommand,
+} from './registration-certificate-commands.js';
 import { TRUST_ANCHOR_USAGE, trustAnchorCommand } from './trust-anchor-commands.js';
 import { TRUST_SOURCE_USAGE, trustSourceCommand } from './trust-source-commands.js';
 import { WEBHOOK_USAGE, webhookCommand } from './webhook-commands.js';
@@ -30,6 +34,7 @@ const USAGE = `usage: npm run cli -- <command>
 ${WEBHOOK_USAGE}
 ${TRUST_ANCHOR_USAGE}
 ${TRUST_SOURCE_USAGE}
+${REGISTRATION_CERTIFICATE_USAGE}
 environment: CREDSERVICE_URL (default http://localhost:3000), ADMIN_TOKEN`;
 
 const { positionals, values } = parseArgs({
@@ -203,6 +208,10 @@ async function run(): Promise<{ status: number; body: unknown }> {
       }
       if (group === 'trust-anchor') {
         const ran = trustAnchorCommand({ baseUrl, token }, command, positionals.slice(2), need);
+        if (ran) return ran;
+      }
+      if (group === 'registration-certificate') {
+        const ran = registrationCertificateCommand({ baseUrl, token }, command, positionals.slice(2), need);
         if (ran) return ran;
       }
       return fail(USAGE);

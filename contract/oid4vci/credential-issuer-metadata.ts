@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IssuerInfo } from './issuer-info.js';
 import { KeyAttestationsRequired } from './key-attestations-required.js';
 
 const Display = z
@@ -54,6 +55,7 @@ export const CredentialIssuerMetadata = z
     batch_credential_issuance: z.object({ batch_size: z.number().int().min(2) }).optional(),
     display: z.array(Display).optional(),
     credential_configurations_supported: z.record(CredentialConfigurationSupported),
+    issuer_info: IssuerInfo.optional(),
   })
   .passthrough();
 

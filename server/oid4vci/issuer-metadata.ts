@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { listConfigurations } from '../credential-configurations/credential-configuration-registry.js';
 import { issuingFormat } from '../formats/credential-formats.js';
+import { issuerInfoOf } from '../registration/registration-certificates.js';
 import { walletSecurity } from './wallet-security.js';
 
 export const oid4vciEndpoints = (issuerUrl: string) => ({
@@ -17,10 +18,15 @@ export const oid4vciEndpoints = (issuerUrl: string) => ({
  */
 export const credentialScope = (configurationId: string) => configurationId;
 
-/** OID4VCI 1.0 section 12.2.4 metadata, built from the registered credential configurations. */
+/**
+ * OID4VCI 1.0 section 12.2.4 metadata, built from the registered credential configurations, with
+ * the issuer's registration certificate as `issuer_info` (ETSI TS 119 472-3) once one is imported.
+ * The signed form (signed-metadata.ts) carries the same members.
+ */
 export async function credentialIssuerMetadata(em: EntityManager, config: Config) {
   const endpoints = oid4vciEndpoints(config.issuerUrl);
   const configurations = await listConfigurations(em);
+  const issuerInfo = await issuerInfoOf(em);
   const attestationsVerifiable = walletSecurity(config).walletProviderAnchors.length > 0;
   return {
     credential_issuer: config.issuerUrl,
@@ -38,6 +44,7 @@ export async function credentialIssuerMetadata(em: EntityManager, config: Config
         }),
       ]),
     ),
+    ...(issuerInfo ? { issuer_info: issuerInfo } : {}),
   };
 }
 

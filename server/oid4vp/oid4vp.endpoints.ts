@@ -33,7 +33,10 @@ export function mountOid4vp(app: Express, services: VerifierServices): void {
           },
         };
       }
-      return { status: 200, body: await signRequestObject(services, session, query.flow === 'same-device') };
+      return {
+        status: 200,
+        body: await signRequestObject(req.em, services, session, query.flow === 'same-device'),
+      };
     },
     authorizationResponse: async ({ body, query, req, res }) => {
       res.setHeader('Cache-Control', 'no-store');

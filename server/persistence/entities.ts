@@ -12,6 +12,7 @@ import { Oid4vciRefreshFamily, Oid4vciRefreshToken } from '../oid4vci/refresh/re
 import { OidcAuthorization } from '../oidc/oidc-authorization.entity.js';
 import { OidcClient } from '../oidc/oidc-client.entity.js';
 import { OutboxMessage } from '../outbox/outbox-message.entity.js';
+import { RegistrationCertificate } from '../registration/registration-certificate.entity.js';
 import { StatusList, StatusListToken } from '../status-list/status-list.entity.js';
 import { ApiToken } from '../tenants/api-token.entity.js';
 import { HolderSignInProvider } from '../tenants/holder-sign-in-provider.entity.js';
@@ -28,6 +29,7 @@ export const entities = [
   TrustedIssuer,
   TrustAnchor,
   TrustSourceRow,
+  RegistrationCertificate,
   ScimUser,
   ScimGroup,
   ScimGroupMember,

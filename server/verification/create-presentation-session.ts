@@ -183,6 +183,6 @@ export async function createPresentationSession(
     crossDeviceUri,
     sessionBinding,
     qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
-    ...(dcApi ? await dcApiRequests(s, fields, req.dc_api_request_type, annexC?.request) : {}),
+    ...(dcApi ? await dcApiRequests(em, s, fields, req.dc_api_request_type, annexC?.request) : {}),
   };
 }

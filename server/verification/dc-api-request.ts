@@ -1,8 +1,10 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type {
   AnnexCDcApiRequest,
   DcApiRequest,
   DigitalCredentialRequest,
 } from '../../contract/oid4vp/dc-api-request.js';
+import { verifierInfoOf } from '../registration/registration-certificates.js';
 import { isEncrypted, type PresentationSession } from './presentation-session.entity.js';
 import { clientMetadata } from './request-object.js';
 import type { VerifierServices } from './verifier-services.js';
@@ -19,9 +21,12 @@ export const dcApiResponsePath = (sessionId: string) =>
  * answer comes back to the page). Unsigned (A.3.1): the parameters themselves and no client_id, the
  * wallet then binds its answer to the origin the browser reports. Signed (A.3.2.1, HAIP 1.0): a
  * Request Object under the verifier's x509 client_id and certificate, naming `expected_origins` so
- * a wallet refuses it when another site replays it.
+ * a wallet refuses it when another site replays it. The tenant's registration certificate goes in
+ * the signed one only, as `verifier_info`: a wallet binds it to the verifier by the certificate that
+ * signed the request (EUDI wallets: x509 client identifiers), which an unsigned request has not.
  */
 export async function dcApiRequest(
+  em: EntityManager,
   s: VerifierServices,
   session: PresentationSession,
   type: 'signed' | 'unsigned' = 'signed',
@@ -35,6 +40,7 @@ export async function dcApiRequest(
   };
   if (type === 'unsigned') return { protocol: 'openid4vp-v1-unsigned', data: parameters };
   const { clientId, x5c } = await s.identity(session.clientIdPrefix);
+  const verifierInfo = await verifierInfoOf(em, session.tenantId);
   const request = await s.signer.signJwt(
     'verifier',
     { typ: 'oauth-authz-req+jwt', x5c },
@@ -44,6 +50,7 @@ export async function dcApiRequest(
       client_id: clientId,
       expected_origins: session.expectedOrigins ?? [],
       ...parameters,
+      ...(verifierInfo ? { verifier_info: verifierInfo } : {}),
       iat: Math.floor(Date.now() / 1000),
       exp: Math.floor(session.expiresAt.getTime() / 1000),
     },
@@ -56,12 +63,13 @@ export async function dcApiRequest(
  * always had it) and every one for a single navigator.credentials.get call, OpenID4VP first.
  */
 export async function dcApiRequests(
+  em: EntityManager,
   s: VerifierServices,
   session: PresentationSession,
   type: 'signed' | 'unsigned' | undefined,
   annexC: AnnexCDcApiRequest | undefined,
 ) {
-  const openid4vp = await dcApiRequest(s, session, type);
+  const openid4vp = await dcApiRequest(em, s, session, type);
   return {
     dcApiRequest: openid4vp,
     dcApiRequests: [openid4vp, ...(annexC ? [annexC] : [])] as DigitalCredentialRequest[],

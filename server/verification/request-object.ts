@@ -1,4 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { vpFormatsSupported } from '../formats/credential-formats.js';
+import { verifierInfoOf } from '../registration/registration-certificates.js';
 import { isEncrypted, type PresentationSession } from './presentation-session.entity.js';
 import type { VerifierServices } from './verifier-services.js';
 
@@ -26,14 +28,18 @@ export const clientMetadata = (session: PresentationSession) => ({
  * or `x509_san_dns` client identifier (OID4VP section 5.9.3), and for an encrypted session its own
  * ECDH-ES key in `client_metadata.jwks`. Fetched through the same-device link of a session with a
  * redirect_uri, its response_uri asks for the redirect. A dc_api session's link (the fallback for
- * browsers without the Digital Credentials API) asks for the matching direct_post mode.
+ * browsers without the Digital Credentials API) asks for the matching direct_post mode. When the
+ * tenant has imported a registration certificate, it rides along as `verifier_info` (section 5.1):
+ * read when the wallet fetches the request, so an import or removal applies to pending sessions too.
  */
 export async function signRequestObject(
+  em: EntityManager,
   s: VerifierServices,
   session: PresentationSession,
   sameDevice = false,
 ): Promise<string> {
   const { clientId, x5c } = await s.identity(session.clientIdPrefix);
+  const verifierInfo = await verifierInfoOf(em, session.tenantId);
   const now = Math.floor(Date.now() / 1000);
   return s.signer.signJwt(
     'verifier',
@@ -49,6 +55,7 @@ export async function signRequestObject(
       state: session.state,
       dcql_query: session.dcqlQuery,
       client_metadata: clientMetadata(session),
+      ...(verifierInfo ? { verifier_info: verifierInfo } : {}),
       iat: now,
       exp: Math.floor(session.expiresAt.getTime() / 1000),
     },

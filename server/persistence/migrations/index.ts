@@ -28,6 +28,7 @@ import { Migration20261126000100_awaiting_redirect } from './Migration2026112600
 import { Migration20261126000200_mdoc_configurations } from './Migration20261126000200_mdoc_configurations.js';
 import { Migration20261126000500_trusted_issuer_keys } from './Migration20261126000500_trusted_issuer_keys.js';
 import { Migration20261126000900_annex_c } from './Migration20261126000900_annex_c.js';
+import { Migration20261127000100_registration_certificates } from './Migration20261127000100_registration_certificates.js';
 import { Migration20261127000200_trust_sources } from './Migration20261127000200_trust_sources.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
@@ -73,5 +74,9 @@ export const migrations: MigrationObject[] = [
     class: Migration20261126000500_trusted_issuer_keys,
   },
   { name: 'Migration20261126000900_annex_c', class: Migration20261126000900_annex_c },
+  {
+    name: 'Migration20261127000100_registration_certificates',
+    class: Migration20261127000100_registration_certificates,
+  },
   { name: 'Migration20261127000200_trust_sources', class: Migration20261127000200_trust_sources },
 ];
