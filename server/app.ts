@@ -40,7 +40,7 @@ import { adminOidcClientRoutes } from './oidc/admin-oidc-client.routes.js';
 import { mountOidc } from './oidc/oidc.endpoints.js';
 import { rateLimits } from './rate-limit/rate-limits.js';
 import { adminRegistrationCertificateRoutes } from './registration/admin-registration-certificate.routes.js';
-import { vouchForRegistrar } from './registration/registrar-trust.js';
+import { registrarTrust } from './registration/registrar-trust.js';
 import { scimRouter } from './scim/scim.router.js';
 import { statusListRouter } from './status-list/status-list.routes.js';
 import { adminHolderSignInRoutes } from './tenants/admin-holder-sign-in.routes.js';
@@ -123,7 +123,10 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
   createExpressEndpoints(webhookContract, adminWebhookRoutes(ctx.config), app, options);
   createExpressEndpoints(
     registrationCertificateContract,
-    adminRegistrationCertificateRoutes({ signer: ctx.signer, vouch: vouchForRegistrar }, ctx.logger),
+    adminRegistrationCertificateRoutes(
+      { signer: ctx.signer, vouch: registrarTrust(ctx.verifier.trust.of) },
+      ctx.logger,
+    ),
     app,
     options,
   );

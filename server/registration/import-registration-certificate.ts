@@ -40,7 +40,7 @@ export async function importRegistrationCertificate(
   checkEntitlements(owner.role, party);
   checkConcernsParty(party, await knownIdentifiers(deps.signer, owner.role, owner.tenant));
   try {
-    await deps.vouch(read.x5c, owner.role);
+    await deps.vouch(em, read.x5c, owner.role, owner.tenant?.id);
   } catch (e) {
     if (e instanceof DomainError) throw e;
     throw refuse(`its registrar is not trusted: ${(e as Error).message}`);
