@@ -38,7 +38,7 @@ function signingCertificate(der: Buffer, now: Date): X509Certificate {
     throw new TrustListError('signature_invalid', 'the signing certificate is not an X.509 certificate');
   }
   // A pinned certificate is still a certificate: past its validity, what it signs is not taken.
-  if (now < new Date(certificate.validFrom) || now > new Date(certificate.validTo)) {
+  if (now < certificate.validFromDate || now > certificate.validToDate) {
     throw new TrustListError('signature_invalid', 'the signing certificate is not valid now');
   }
   return certificate;
