@@ -63,6 +63,8 @@ const TAGS: Record<string, string> = {
   oid4vci: 'Wallets receiving credentials (OpenID4VCI 1.0, pre-authorized code) and the issuer’s metadata',
   oid4vp: 'Wallets presenting credentials (OpenID4VP 1.0)',
   trustedIssuers: 'The issuers and trust anchors a tenant’s verifier accepts',
+  trustSources:
+    'Published trust lists a tenant trusts by: ETSI TS 119 602 Lists of Trusted Entities, TS 119 612 trusted lists and the EU LOTL, fetched and validated against pinned signer certificates',
   registrationCertificates:
     'Registration certificates (ETSI TS 119 475) of a tenant’s verifier and of the credential issuer, which wallets receive as verifier_info and issuer_info',
   webhooks: 'A tenant’s webhook endpoints and their deliveries',

@@ -10,8 +10,8 @@ import { sourceStatus } from './source-status.js';
 import { tenantTrustChanged } from './tenant-trust.js';
 import type { TrustServices } from './trust-services.js';
 import { TrustSourceRow } from './trust-source.entity.js';
-import { trustSourceRow } from './trust-source-input.js';
 import { trustSourceView } from './trust-source.view.js';
+import { trustSourceRow } from './trust-source-input.js';
 
 const s = initServer();
 
@@ -57,7 +57,10 @@ export function adminTrustSourceRoutes(trust: TrustServices) {
     }),
     refreshTrustSource: async ({ params, req }) => {
       const row = await findSource(req.em, params.id, params.sourceId);
-      return { status: 200, body: sourceStatus(await refreshTrustSource(req.em, trust, row, adminActor(req)), grace) };
+      return {
+        status: 200,
+        body: sourceStatus(await refreshTrustSource(req.em, trust, row, adminActor(req)), grace),
+      };
     },
     deleteTrustSource: async ({ params, req }) => {
       await req.em.transactional(async (tx) => {

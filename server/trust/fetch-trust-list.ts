@@ -5,7 +5,11 @@ import { inForce, type ServiceType, serviceTypeOf } from './service-types.js';
 import type { ListedEntry, TrustSourceRow } from './trust-source.entity.js';
 
 /** A list reader: the bytes, the pinned signer certificates (base64 DER), the time; a TrustListError when refused. */
-export type ListReader = (body: Buffer, pinned: readonly string[], options: { now: Date }) => Promise<ReadList>;
+export type ListReader = (
+  body: Buffer,
+  pinned: readonly string[],
+  options: { now: Date },
+) => Promise<ReadList>;
 
 export interface ListReaders {
   /** ETSI TS 119 612 (XML, XAdES): trusted lists and the LOTL. */
@@ -43,7 +47,7 @@ function entriesOf(list: ReadList, types: readonly ServiceType[], territory?: st
       return [
         {
           entity: entity.name,
-          ...(territory ?? list.territory ? { territory: territory ?? list.territory } : {}),
+          ...((territory ?? list.territory) ? { territory: territory ?? list.territory } : {}),
           serviceType,
           certificates: service.certificates,
         },
@@ -60,7 +64,11 @@ const XML_LIST = /xml/i;
  * fails keeps its territory's entries of the last good copy and is reported, the others refresh.
  * The source's next update is the earliest NextUpdate among the lists read.
  */
-export async function fetchTrustList(deps: FetchDeps, source: TrustSourceRow, now: Date): Promise<FetchedList> {
+export async function fetchTrustList(
+  deps: FetchDeps,
+  source: TrustSourceRow,
+  now: Date,
+): Promise<FetchedList> {
   const reader = source.type === 'lote' ? deps.readers.lote : deps.readers.xml;
   const list = await reader(await download(deps, source.url), source.signerCertificates, { now });
   const listed = entriesOf(list, source.serviceTypes);
@@ -70,9 +78,14 @@ export async function fetchTrustList(deps: FetchDeps, source: TrustSourceRow, no
     const pointers = list.pointers.filter((p) => !p.mimeType || XML_LIST.test(p.mimeType));
     for (const pointer of pointers) {
       try {
-        const pointed = await deps.readers.xml(await download(deps, pointer.url), pointer.signerCertificates, { now });
+        const pointed = await deps.readers.xml(
+          await download(deps, pointer.url),
+          pointer.signerCertificates,
+          { now },
+        );
         listed.push(...entriesOf(pointed, source.serviceTypes, pointer.territory));
-        if (pointed.nextUpdate && (!nextUpdate || pointed.nextUpdate < nextUpdate)) nextUpdate = pointed.nextUpdate;
+        if (pointed.nextUpdate && (!nextUpdate || pointed.nextUpdate < nextUpdate))
+          nextUpdate = pointed.nextUpdate;
       } catch (e) {
         failedPointers.push(`${pointer.territory ?? pointer.url}: ${(e as Error).message}`);
         const kept = (source.listed ?? []).filter((entry) => entry.territory === pointer.territory);

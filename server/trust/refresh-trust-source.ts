@@ -16,7 +16,10 @@ const RETRY_SECONDS = 300;
  * like a failure, not in a loop).
  */
 function nextFetch(row: TrustSourceRow, fetched: FetchedList | undefined, s: TrustServices, now: Date) {
-  const ceiling = Math.min(row.refreshSeconds ?? Number.POSITIVE_INFINITY, s.settings.TRUST_LIST_REFRESH_SECONDS);
+  const ceiling = Math.min(
+    row.refreshSeconds ?? Number.POSITIVE_INFINITY,
+    s.settings.TRUST_LIST_REFRESH_SECONDS,
+  );
   let seconds = fetched ? ceiling : Math.min(ceiling, RETRY_SECONDS);
   if (fetched?.nextUpdate) seconds = Math.min(seconds, (fetched.nextUpdate.getTime() - now.getTime()) / 1000);
   return new Date(now.getTime() + Math.max(60, seconds) * 1000);
@@ -44,9 +47,13 @@ export async function refreshTrustSource(
     if (fetched.failedPointers.length) error = `pointed lists failed: ${fetched.failedPointers.join('; ')}`;
   } catch (e) {
     error = `${(e as { code?: string }).code ? `${(e as { code: string }).code}: ` : ''}${(e as Error).message}`;
-    s.logger.warn({ source: row.id, url: row.url, err: error }, 'trust list not refreshed; the last good copy stays in force');
+    s.logger.warn(
+      { source: row.id, url: row.url, err: error },
+      'trust list not refreshed; the last good copy stays in force',
+    );
   }
-  const listedChanged = fetched !== undefined && JSON.stringify(fetched.listed) !== JSON.stringify(row.listed);
+  const listedChanged =
+    fetched !== undefined && JSON.stringify(fetched.listed) !== JSON.stringify(row.listed);
   const updated: TrustSourceRow = {
     ...row,
     ...(fetched ? { listed: fetched.listed, fetchedAt: now, nextUpdate: fetched.nextUpdate } : {}),

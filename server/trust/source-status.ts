@@ -38,7 +38,11 @@ export function sourceStatus(row: TrustSourceRow, graceSeconds: number, now = ne
 }
 
 /** What an operator reads in the tenant's warnings about a source that is not ok. */
-export function sourceWarning(row: TrustSourceRow, graceSeconds: number, now = new Date()): string | undefined {
+export function sourceWarning(
+  row: TrustSourceRow,
+  graceSeconds: number,
+  now = new Date(),
+): string | undefined {
   const state = sourceState(row, graceSeconds, now);
   if (state === 'ok') return undefined;
   const why = row.error ? `: ${row.error}` : '';

@@ -41,4 +41,5 @@ async function listedCertificates(em: EntityManager, tenantId: string, graceSeco
 }
 
 /** Call in the transaction that changes a tenant's trust sources or anchors. */
-export const tenantTrustChanged = (tx: EntityManager, tenantId: string) => invalidate(tx, TENANT_TRUST, tenantId);
+export const tenantTrustChanged = (tx: EntityManager, tenantId: string) =>
+  invalidate(tx, TENANT_TRUST, tenantId);

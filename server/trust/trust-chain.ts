@@ -1,8 +1,14 @@
 import { ChainError, check, reject } from '../keys/chain-error.js';
-import { hasKeyUsage, KeyUsage, type Certificate } from '../keys/x509-certificate.js';
+import { type Certificate, hasKeyUsage, KeyUsage } from '../keys/x509-certificate.js';
 import { type AnchorInX5c, type ChainTime, type ValidatedChain, validateChain } from '../keys/x509-chain.js';
 import type { CredentialTrust } from '../verification/issuer-trust.js';
-import { type ListedCertificate, parsedCertificate, type Trust, type TrustPurpose, vouchesFor } from './trust.js';
+import {
+  type ListedCertificate,
+  parsedCertificate,
+  type Trust,
+  type TrustPurpose,
+  vouchesFor,
+} from './trust.js';
 
 /** A chain that validated, and the trust path that accepted it. */
 export interface TrustedChain {
@@ -36,7 +42,10 @@ export function trustChain(
   if (trust.anchors.length > 0) {
     try {
       const chain = validateChain(x5c, trust.anchors, t, anchorInX5c);
-      return { chain, trust: { method: 'x509', anchor: chain.anchor.sha256, anchorSubject: chain.anchor.subject } };
+      return {
+        chain,
+        trust: { method: 'x509', anchor: chain.anchor.sha256, anchorSubject: chain.anchor.subject },
+      };
     } catch (e) {
       if (!(e instanceof ChainError)) throw e;
       failure = e;
@@ -66,7 +75,13 @@ export function trustChain(
       'certificate_untrusted',
       `the x5c chain is listed by trust source ${elsewhere.source} (${elsewhere.entity}) as ${elsewhere.serviceType}, which does not vouch for ${purposeName(purpose)}`,
     );
-  throw failure ?? new ChainError('certificate_untrusted', 'the x5c chain leads to no trust anchor or listed entity of this tenant');
+  throw (
+    failure ??
+    new ChainError(
+      'certificate_untrusted',
+      'the x5c chain leads to no trust anchor or listed entity of this tenant',
+    )
+  );
 }
 
 const unique = (certs: Certificate[]) => [...new Map(certs.map((c) => [c.sha256, c])).values()];
@@ -76,8 +91,16 @@ const purposeName = (p: TrustPurpose) =>
 
 /** A listed end-entity certificate presented as the leaf: within its validity and allowed to sign. */
 function listedLeaf(leaf: Certificate, x5c: string[], t: ChainTime): ValidatedChain {
-  check(leaf.notAfter >= t.now - t.skewSeconds, 'certificate_expired', `the leaf certificate (${leaf.subject}) has expired`);
-  check(leaf.notBefore <= t.now + t.skewSeconds, 'certificate_not_yet_valid', `the leaf certificate (${leaf.subject}) is not valid yet`);
+  check(
+    leaf.notAfter >= t.now - t.skewSeconds,
+    'certificate_expired',
+    `the leaf certificate (${leaf.subject}) has expired`,
+  );
+  check(
+    leaf.notBefore <= t.now + t.skewSeconds,
+    'certificate_not_yet_valid',
+    `the leaf certificate (${leaf.subject}) is not valid yet`,
+  );
   check(
     hasKeyUsage(leaf, KeyUsage.digitalSignature),
     'certificate_invalid',
@@ -101,6 +124,6 @@ function listedForOtherPurpose(x5c: unknown, trust: Trust, purpose: TrustPurpose
   return trust.listed.find(
     (l) =>
       !vouchesFor(l, purpose) &&
-      (inChain.has(l.certificate.sha256) || (top !== null && top.node.checkIssued(l.certificate.node))),
+      (inChain.has(l.certificate.sha256) || top?.node.checkIssued(l.certificate.node) === true),
   );
 }

@@ -33,7 +33,11 @@ function pinnedCertificates(pems: readonly string[], now: Date): string[] {
 }
 
 /** A new source's row from the operator's request; not fetched yet (due at once). */
-export function trustSourceRow(tenantId: string, input: z.infer<typeof TrustSourceInput>, now = new Date()): TrustSourceRow {
+export function trustSourceRow(
+  tenantId: string,
+  input: z.infer<typeof TrustSourceInput>,
+  now = new Date(),
+): TrustSourceRow {
   const url = new URL(input.url);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('url', 'an http(s) URL');
   return {

@@ -1,5 +1,5 @@
-import { parsedCertificate } from './trust.js';
 import { sourceStatus } from './source-status.js';
+import { parsedCertificate } from './trust.js';
 import type { TrustSourceRow } from './trust-source.entity.js';
 
 /** The API's view of a source: its pins named by SHA-256 and subject, and its status. */
@@ -11,7 +11,13 @@ export function trustSourceView(row: TrustSourceRow, graceSeconds: number) {
     signer_certificates: row.signerCertificates.flatMap((der) => {
       const cert = parsedCertificate(der);
       return cert
-        ? [{ sha256: cert.sha256, subject: cert.subject, not_after: new Date(cert.notAfter * 1000).toISOString() }]
+        ? [
+            {
+              sha256: cert.sha256,
+              subject: cert.subject,
+              not_after: new Date(cert.notAfter * 1000).toISOString(),
+            },
+          ]
         : [];
     }),
     service_types: row.serviceTypes,

@@ -60,7 +60,10 @@ const parseAll = <T>(items: readonly T[], der: (t: T) => string) =>
   });
 
 /** The Trust of anchors and listed certificates as stored; one that does not parse is left out. */
-export function trustOf(anchors: readonly string[] = [], listed: readonly ListedCertificateRow[] = []): Trust {
+export function trustOf(
+  anchors: readonly string[] = [],
+  listed: readonly ListedCertificateRow[] = [],
+): Trust {
   return {
     anchors: parseAll(anchors, (a) => a).map(({ cert }) => cert),
     listed: parseAll(listed, (l) => l.certificate).map(({ item, cert }) => ({ ...item, certificate: cert })),

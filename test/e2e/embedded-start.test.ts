@@ -22,7 +22,13 @@ let service: Spawned;
 let mission: Mission;
 
 const start = async () => {
-  service = spawnNpm(['start'], { PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN: adminToken });
+  // The test's trust list distribution point listens on loopback, which outbound requests refuse unless allowed.
+  service = spawnNpm(['start'], {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN: adminToken,
+    OUTBOUND_ALLOW_PRIVATE: '127.0.0.1',
+  });
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, service);
 };
 const stop = async () => {
@@ -111,6 +117,12 @@ describe('npm start on embedded defaults', () => {
     'issues the employee mdoc (authorization and pre-authorized code), verifies it over direct_post.jwt, refuses it once revoked',
     () => mission.mdocLifecycle(),
     90_000,
+  );
+
+  it(
+    'trusts a PID provider through a published list (ETSI TS 119 602), and stops when the list drops it',
+    () => mission.trustListLifecycle(),
+    60_000,
   );
 
   it('keeps everything across a restart on the same DATA_DIR; a cold node logs in over OIDC', async () => {

@@ -41,7 +41,11 @@ export async function refreshDueTrustSources(orm: Pick<Orm, 'em'>, trust: TrustS
 }
 
 /** Worker nodes refresh trust sources on their own schedule (each list's NextUpdate, the ceiling). */
-export function scheduleTrustListRefresh(orm: Orm, trust: TrustServices, logger: Logger): () => Promise<void> {
+export function scheduleTrustListRefresh(
+  orm: Orm,
+  trust: TrustServices,
+  logger: Logger,
+): () => Promise<void> {
   const poller = new Poller(
     async () => {
       await refreshDueTrustSources(orm, trust);

@@ -20,6 +20,7 @@ import { issueByAuthorizationCode } from './authorization-code.js';
 import type { Mailbox } from './mailbox.js';
 import { mdocLifecycle } from './mdoc.js';
 import { oidcLogin } from './oidc-login.js';
+import { trustListLifecycle } from './trust-list.js';
 import { issueWalletInitiated } from './wallet-initiated.js';
 
 const http = { allowHttp: true };
@@ -182,6 +183,11 @@ export class Mission {
    * The employee credential as an ISO mdoc: issued by HAIP's authorization code flow (a third-party
    * wallet: PAR, DPoP) and by pre-authorized code, presented over direct_post.jwt, revoked and refused.
    */
+  /** A PID-like credential trusted through a published list (ETSI TS 119 602), then no longer. */
+  async trustListLifecycle() {
+    await trustListLifecycle(this.service, this.integrator, this.tenant.id);
+  }
+
   async mdocLifecycle() {
     await issueByAuthorizationCode(
       this.baseUrl,
