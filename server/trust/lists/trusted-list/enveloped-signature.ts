@@ -41,22 +41,22 @@ export function envelopedSignature(document: Document): { root: Element; signatu
   return { root, signature };
 }
 
+function refuse(why: string): never {
+  throw new TrustListError('signature_invalid', why);
+}
+
 function checkSignedInfo(signature: Element, root: Element): void {
-  const refuse = (why: string): never => {
-    throw new TrustListError('signature_invalid', why);
-  };
   const signedInfos = childElements(signature, DSIG_NS, 'SignedInfo');
   const [signedInfo] = signedInfos;
   if (!signedInfo || signedInfos.length > 1) refuse('the signature has no single SignedInfo');
-  const info = signedInfo as Element;
-  const algorithm = (name: string) => elementAt(info, DSIG_NS, name)?.getAttribute('Algorithm') ?? null;
+  const algorithm = (name: string) => elementAt(signedInfo, DSIG_NS, name)?.getAttribute('Algorithm') ?? null;
   if (!isCanonicalization(algorithm('CanonicalizationMethod'))) refuse('unsupported canonicalization');
   const method = algorithm('SignatureMethod');
   if (!isAllowedSignatureMethod(method)) refuse(`unsupported signature method ${method}`);
 
   const rootId = root.getAttribute('Id') || undefined;
   let referencesToRoot = 0;
-  for (const reference of childElements(info, DSIG_NS, 'Reference')) {
+  for (const reference of childElements(signedInfo, DSIG_NS, 'Reference')) {
     const uri = reference.getAttribute('URI');
     if (uri === null) refuse('a Reference without a URI');
     const digest = elementAt(reference, DSIG_NS, 'DigestMethod')?.getAttribute('Algorithm') ?? null;
@@ -64,14 +64,15 @@ function checkSignedInfo(signature: Element, root: Element): void {
     const transforms = elementsAt(reference, DSIG_NS, 'Transforms', 'Transform').map((transform) =>
       transform.getAttribute('Algorithm'),
     );
-    if (!transforms.every(isAllowedTransform)) refuse('a Reference with a transform other than c14n');
+    if (!transforms.every(isAllowedTransform))
+      refuse('a Reference with a transform other than enveloped-signature or c14n');
     if (uri === '' || (rootId !== undefined && uri === `#${rootId}`)) {
       if (!transforms.includes(ENVELOPED_SIGNATURE)) refuse('the list is referenced without being enveloped');
       referencesToRoot++;
       continue;
     }
-    const targets = uri?.startsWith('#') ? elementsWithId(root, uri.slice(1)) : [];
-    if (targets.length !== 1 || !contains(signature, targets[0] as Element)) {
+    const [target, ...more] = uri.startsWith('#') ? elementsWithId(root, uri.slice(1)) : [];
+    if (!target || more.length > 0 || !contains(signature, target)) {
       refuse(`a Reference to ${uri}, which is neither the list nor part of its signature`);
     }
   }
