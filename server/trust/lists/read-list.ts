@@ -30,6 +30,8 @@ export interface ListPointer {
   signerCertificates: string[];
   /** `MimeType` qualifier, e.g. `application/vnd.etsi.tsl+xml`. */
   mimeType?: string;
+  /** `TSLType` of the pointed list, e.g. `http://uri.etsi.org/TrstSvc/TrustedList/TSLType/EUgeneric`. */
+  type?: string;
 }
 
 export interface ReadList {
@@ -41,6 +43,8 @@ export interface ReadList {
   sequence?: number;
   /** `SchemeTerritory`. */
   territory?: string;
+  /** `TSLType` / `LoTEType`, e.g. `http://uri.etsi.org/TrstSvc/TrustedList/TSLType/EUlistofthelists`. */
+  type?: string;
   entities: ListedEntity[];
   /** A LOTL's (or a LoTE's) pointers to other lists; empty for a plain list. */
   pointers: ListPointer[];
