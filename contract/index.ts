@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { adminContract } from './admin/admin-contract.js';
-import { trustSourceContract } from './admin/trust-source-contract.js';
 import { registrationCertificateContract } from './admin/registration-certificate-contract.js';
+import { trustSourceContract } from './admin/trust-source-contract.js';
 import { trustedIssuerContract } from './admin/trusted-issuer-contract.js';
 import { webhookContract } from './admin/webhook-contract.js';
 import { healthContract } from './health-contract.js';
@@ -34,9 +34,9 @@ export const contract = c.router({
 });
 export * from './admin/credential-configuration.js';
 export * from './admin/provisioning.js';
-export * from './admin/trust-source-contract.js';
 export * from './admin/registration-certificate.js';
 export * from './admin/registration-certificate-contract.js';
+export * from './admin/trust-source-contract.js';
 export * from './admin/trusted-issuer-contract.js';
 export * from './admin/webhook.js';
 export * from './admin/webhook-contract.js';

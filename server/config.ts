@@ -5,8 +5,8 @@ import { MetricsEnv } from './metrics/metrics-settings.js';
 import { ClientAttestationEnv } from './oid4vci/client-attestation/client-attestation-settings.js';
 import { DpopEnv } from './oid4vci/dpop/dpop-settings.js';
 import { OutboundEnv } from './outbound/outbound-policy.js';
-import { TrustListEnv } from './trust/trust-list-settings.js';
 import { RateLimitEnv } from './rate-limit/rate-limit-settings.js';
+import { TrustListEnv } from './trust/trust-list-settings.js';
 
 /**
  * Every setting the service reads, in one place. Each one is documented in README.md (Configuration);

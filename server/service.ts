@@ -4,7 +4,6 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { scheduleAuditExport } from '../workers/audit-export/audit-export-schedule.js';
 import { scheduleAuditSealing } from '../workers/audit-seal/audit-seal-schedule.js';
-import { scheduleTrustListRefresh } from '../workers/trust-lists/trust-list-schedule.js';
 import { bullMqDispatcher } from '../workers/bullmq-dispatcher.js';
 import { inProcessDispatcher } from '../workers/in-process-dispatcher.js';
 import type { JobDispatcher } from '../workers/job-dispatcher.js';
@@ -12,6 +11,7 @@ import { fileTransport, smtpTransport } from '../workers/mail/mail-transport.js'
 import { listenForOutbox } from '../workers/outbox-listener.js';
 import { processors } from '../workers/processors.js';
 import { scheduleStatusListPublishing } from '../workers/status-list/status-list-schedule.js';
+import { scheduleTrustListRefresh } from '../workers/trust-lists/trust-list-schedule.js';
 import { createApp } from './app.js';
 import type { AppContext } from './app-context.js';
 import { startCacheInvalidation } from './cache/invalidation-listener.js';
@@ -32,10 +32,10 @@ import { verifierServices } from './oid4vp/assemble-verifier.js';
 import { startEmbeddedPostgres } from './persistence/embedded/embedded-postgres.js';
 import { migrate, openOrm } from './persistence/orm.js';
 import { poolSql } from './persistence/sql.js';
-import { scheduleRedirectDeadlines } from './verification/fail-unfollowed-redirects.js';
-import { localSessionEvents, redisSessionEvents } from './verification/session-events.js';
 import { listReaders } from './trust/lists/list-readers.js';
 import { trustServices } from './trust/trust-services.js';
+import { scheduleRedirectDeadlines } from './verification/fail-unfollowed-redirects.js';
+import { localSessionEvents, redisSessionEvents } from './verification/session-events.js';
 
 export interface RunningService {
   context: AppContext;

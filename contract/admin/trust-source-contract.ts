@@ -2,7 +2,13 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ProblemDetails } from '../problem-details.js';
 import { TenantId } from './tenant.js';
-import { TrustSource, TrustSourceId, TrustSourceInput, TrustSourceList, TrustSourceStatus } from './trust-source.js';
+import {
+  TrustSource,
+  TrustSourceId,
+  TrustSourceInput,
+  TrustSourceList,
+  TrustSourceStatus,
+} from './trust-source.js';
 
 const c = initContract();
 const sourceParams = z.object({ id: TenantId, sourceId: TrustSourceId });
@@ -16,7 +22,8 @@ export const trustSourceContract = c.router(
       pathParams: z.object({ id: TenantId }),
       body: TrustSourceInput,
       responses: { 201: TrustSource, 400: ProblemDetails, 401: ProblemDetails, 404: ProblemDetails },
-      summary: 'Trust a published list; it is fetched once before the answer, whose status says how that went',
+      summary:
+        'Trust a published list; it is fetched once before the answer, whose status says how that went',
     },
     listTrustSources: {
       method: 'GET',

@@ -55,7 +55,9 @@ export const TrustSourceInput = z
       .min(60)
       .max(30 * 86_400)
       .optional()
-      .describe('Fetch at least this often (default: the deployment’s ceiling); the list’s NextUpdate can make it sooner'),
+      .describe(
+        'Fetch at least this often (default: the deployment’s ceiling); the list’s NextUpdate can make it sooner',
+      ),
   })
   .strict();
 

@@ -17,8 +17,8 @@ import { StatusList, StatusListToken } from '../status-list/status-list.entity.j
 import { ApiToken } from '../tenants/api-token.entity.js';
 import { HolderSignInProvider } from '../tenants/holder-sign-in-provider.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
-import { PresentationSession } from '../verification/presentation-session.entity.js';
 import { TrustSourceRow } from '../trust/trust-source.entity.js';
+import { PresentationSession } from '../verification/presentation-session.entity.js';
 import { TrustAnchor } from '../verification/trust-anchor.entity.js';
 import { TrustedIssuer } from '../verification/trusted-issuer.entity.js';
 

@@ -3,8 +3,8 @@ import { adminContract } from '../../contract/admin/admin-contract.js';
 import type { Config } from '../config.js';
 import { provisioningWarnings } from '../directory/provisioning-warnings.js';
 import { adminActor } from '../http/admin-guard.js';
-import { presentationProfileWarnings } from '../verification/profile-warnings.js';
 import { trustSourceWarnings } from '../trust/trust-source-warnings.js';
+import { presentationProfileWarnings } from '../verification/profile-warnings.js';
 import { trustedIssuerWarnings } from '../verification/trusted-issuer-warnings.js';
 import { scimUrlOf, tenantView, tokenView } from './tenant.view.js';
 import {

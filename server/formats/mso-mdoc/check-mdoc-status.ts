@@ -6,9 +6,9 @@ import { check, PresentationError } from '../../oid4vp/verification/presentation
 import { isCachedStatusListFetcher } from '../../oid4vp/verification/status-list-cache.js';
 import { STATUS_LIST_SIGNERS } from '../../oid4vp/verification/status-list-signature.js';
 import type { Checks } from '../../oid4vp/verification/types.js';
+import { readStatus } from '../../status-list/status-list-encoding.js';
 import { trustKey } from '../../trust/trust.js';
 import { trustChain } from '../../trust/trust-chain.js';
-import { readStatus } from '../../status-list/status-list-encoding.js';
 import { readStatusListCwt, type VerifiedStatusListCwt } from './read-status-list-cwt.js';
 
 type Ref = { idx: number; uri: string };

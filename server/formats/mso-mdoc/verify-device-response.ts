@@ -143,7 +143,9 @@ function verify(input: string | Uint8Array, checks: DeviceResponseChecks): Verif
 function trustOfAnchors(given: NonNullable<DeviceResponseChecks['trustAnchors']>): Trust {
   const anchors = given.flatMap((anchor) => {
     if (typeof anchor !== 'string' && !(anchor instanceof Uint8Array)) return [anchor];
-    const cert = parsedCertificate(typeof anchor === 'string' ? anchor : Buffer.from(anchor).toString('base64'));
+    const cert = parsedCertificate(
+      typeof anchor === 'string' ? anchor : Buffer.from(anchor).toString('base64'),
+    );
     return cert ? [cert] : [];
   });
   return { anchors, listed: [] };

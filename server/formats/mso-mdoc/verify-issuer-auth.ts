@@ -1,10 +1,10 @@
 import { hash } from 'node:crypto';
 import { ChainError } from '../../keys/chain-error.js';
 import type { ValidatedChain } from '../../keys/x509-chain.js';
+import { check, PresentationError, reject } from '../../oid4vp/verification/presentation-error.js';
 import { ISSUER_SERVICE_TYPES } from '../../trust/service-types.js';
 import { type Trust, trustKey } from '../../trust/trust.js';
 import { type TrustedChain, trustChain } from '../../trust/trust-chain.js';
-import { check, PresentationError, reject } from '../../oid4vp/verification/presentation-error.js';
 import type { CborValue } from './cbor-values.js';
 import { coseSign1Verifies, readCoseSign1 } from './cose-sign1.js';
 import { type MobileSecurityObject, readMobileSecurityObject } from './read-mobile-security-object.js';

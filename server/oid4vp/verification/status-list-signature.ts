@@ -32,7 +32,8 @@ export async function verifyStatusListSignature(
   // HAIP 1.0 section 6.1: the token's key is in its own x5c, so under the profile that is the path.
   if (jws.header.x5c !== undefined && (chainsTrusted(checks.trust) || checks.profile)) {
     try {
-      return (await verifyByChain(jws, issuer, checks, what, STATUS_LIST_SIGNERS, trust.chain)).chain.validUntil;
+      return (await verifyByChain(jws, issuer, checks, what, STATUS_LIST_SIGNERS, trust.chain)).chain
+        .validUntil;
     } catch (e) {
       if (!(e instanceof PresentationError) || checks.profile) throw e;
       chainFailure = e;
