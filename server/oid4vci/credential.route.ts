@@ -18,7 +18,7 @@ const s = initServer();
  */
 export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql'>) {
   const { issuerUrl, BATCH_SIZE } = ctx.config;
-  const anchors = walletSecurity(ctx.config).walletProviderAnchors;
+  const security = walletSecurity(ctx.config);
   return s.route(oid4vciContract.credential, async ({ body, req, res }) => {
     res.setHeader('Cache-Control', 'no-store');
     // The token's grant names its issuance's configuration: the issuance itself is claimed once, when
@@ -45,7 +45,8 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql
     if (!configuration) throw invalidToken(`the credential configuration ${requested} no longer exists`);
     const holder = await holderKeys(body.proofs, {
       issuer: issuerUrl,
-      anchors,
+      // Deployment-wide like at the token endpoint (walletProviderTrust); from the node's cache.
+      walletProviders: await security.walletProviders(req.em),
       batchSize: BATCH_SIZE,
       required: configuration.keyAttestationsRequired ?? null,
     });

@@ -4,6 +4,7 @@ import type { CredentialConfiguration } from '../credential-configurations/crede
 import { listConfigurations } from '../credential-configurations/credential-configuration-registry.js';
 import { issuingFormat } from '../formats/credential-formats.js';
 import { issuerInfoOf } from '../registration/registration-certificates.js';
+import { trustsWalletProviders } from '../trust/wallet-provider-trust.js';
 import { walletSecurity } from './wallet-security.js';
 
 export const oid4vciEndpoints = (issuerUrl: string) => ({
@@ -27,7 +28,7 @@ export async function credentialIssuerMetadata(em: EntityManager, config: Config
   const endpoints = oid4vciEndpoints(config.issuerUrl);
   const configurations = await listConfigurations(em);
   const issuerInfo = await issuerInfoOf(em);
-  const attestationsVerifiable = walletSecurity(config).walletProviderAnchors.length > 0;
+  const attestationsVerifiable = trustsWalletProviders(await walletSecurity(config).walletProviders(em));
   return {
     credential_issuer: config.issuerUrl,
     credential_endpoint: endpoints.credential,
@@ -50,9 +51,9 @@ export async function credentialIssuerMetadata(em: EntityManager, config: Config
 
 /**
  * Section 12.2.4 `proof_types_supported`: `jwt` key proofs (a key attestation in their header
- * welcome), and, once the operator trusts a wallet provider (WALLET_PROVIDER_TRUST_ANCHORS) so that
- * one can verify, the `attestation` proof type (HAIP asks issuers for both); ES256 only. A
- * configuration's `key_attestations_required` goes with each.
+ * welcome), and, once the deployment trusts a wallet provider (WALLET_PROVIDER_TRUST_ANCHORS or a
+ * trust source's wallet_provider entry) so that one can verify, the `attestation` proof type (HAIP
+ * asks issuers for both); ES256 only. A configuration's `key_attestations_required` goes with each.
  */
 function proofTypesSupported(
   c: Pick<CredentialConfiguration, 'keyAttestationsRequired'>,

@@ -1,6 +1,9 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { DEVELOPMENT_KEY_ENCRYPTION_KEY } from '../keys/key-encryption.js';
 import type { Certificate } from '../keys/x509-certificate.js';
+import type { Trust } from '../trust/trust.js';
+import { walletProviderTrust } from '../trust/wallet-provider-trust.js';
 import { loadTrustAnchors } from './client-attestation/trust-anchors.js';
 import { DpopNonces } from './dpop/dpop-nonce.js';
 
@@ -9,8 +12,13 @@ export interface WalletSecurity {
   nonces: DpopNonces;
   /** DPOP_REQUIRED: token requests without a DPoP proof are refused. */
   dpopRequired: boolean;
-  /** Roots of the wallet providers whose client attestations are accepted. */
+  /** WALLET_PROVIDER_TRUST_ANCHORS: the roots of wallet providers the operator trusts by hand. */
   walletProviderAnchors: Certificate[];
+  /**
+   * Whom wallet and key attestations may chain to: those roots and the wallet providers trust
+   * sources list (deployment-wide, see walletProviderTrust), cached per node.
+   */
+  walletProviders(em: EntityManager): Promise<Trust>;
   /** WALLET_ATTESTATION_REQUIRED: token requests without a wallet attestation are refused. */
   attestationRequired: boolean;
 }
@@ -25,10 +33,13 @@ const made = new WeakMap<Config, WalletSecurity>();
 export function walletSecurity(config: Config): WalletSecurity {
   let s = made.get(config);
   if (!s) {
+    const walletProviderAnchors = loadTrustAnchors(config.WALLET_PROVIDER_TRUST_ANCHORS);
     s = {
       nonces: new DpopNonces(config.KEY_ENCRYPTION_KEY ?? DEVELOPMENT_KEY_ENCRYPTION_KEY),
       dpopRequired: config.DPOP_REQUIRED === 'true',
-      walletProviderAnchors: loadTrustAnchors(config.WALLET_PROVIDER_TRUST_ANCHORS),
+      walletProviderAnchors,
+      walletProviders: (em) =>
+        walletProviderTrust(em, walletProviderAnchors, config.TRUST_LIST_GRACE_SECONDS),
       attestationRequired: config.WALLET_ATTESTATION_REQUIRED === 'true',
     };
     made.set(config, s);

@@ -4,6 +4,7 @@ import { listTrustAnchors } from '../verification/trust-anchors.js';
 import { vouchesUntil } from './source-status.js';
 import { type ListedCertificateRow, type Trust, trustOf } from './trust.js';
 import { TrustSourceRow } from './trust-source.entity.js';
+import { walletProviderTrustChanged } from './wallet-provider-trust.js';
 
 const TENANT_TRUST = 'tenant-trust';
 
@@ -40,6 +41,12 @@ async function listedCertificates(em: EntityManager, tenantId: string, graceSeco
   });
 }
 
-/** Call in the transaction that changes a tenant's trust sources or anchors. */
-export const tenantTrustChanged = (tx: EntityManager, tenantId: string) =>
-  invalidate(tx, TENANT_TRUST, tenantId);
+/**
+ * Call in the transaction that changes a tenant's trust sources or anchors. A source's wallet
+ * providers count for the whole deployment (walletProviderTrust), so that trust is dropped too, on
+ * every node.
+ */
+export async function tenantTrustChanged(tx: EntityManager, tenantId: string) {
+  await invalidate(tx, TENANT_TRUST, tenantId);
+  await walletProviderTrustChanged(tx);
+}

@@ -1,10 +1,11 @@
 import { webcrypto } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Certificate, parseCertificate } from '../../server/keys/x509-certificate.js';
+import { parseCertificate } from '../../server/keys/x509-certificate.js';
 import type { OAuthError } from '../../server/oid4vci/oauth-error.js';
 import { checkKeyAttestationLevels } from '../../server/oid4vci/proof/check-key-attestation-levels.js';
 import { verifyKeyAttestation } from '../../server/oid4vci/proof/verify-key-attestation.js';
+import type { Trust } from '../../server/trust/trust.js';
 import { makeTestCa, type TestCa } from '../support/test-ca.js';
 import { x509 } from '../support/x5c-validation.js';
 
@@ -32,7 +33,8 @@ async function refusal(call: () => unknown): Promise<OAuthError> {
  */
 describe('key attestation JWT', () => {
   let ca: TestCa;
-  let anchors: Certificate[];
+  /** The provider's root as a static anchor (WALLET_PROVIDER_TRUST_ANCHORS), no listed providers. */
+  let anchors: Trust;
   let signer: webcrypto.CryptoKeyPair;
   let x5c: string[];
   let holder: JWK;
@@ -44,7 +46,7 @@ describe('key attestation JWT', () => {
 
   beforeAll(async () => {
     ca = await makeTestCa('Key Storage');
-    anchors = [parseCertificate(der(ca.root), 'root')];
+    anchors = { anchors: [parseCertificate(der(ca.root), 'root')], listed: [] };
     signer = await newSigner();
     x5c = [der(await ca.issueKey(signer.publicKey, { subject: 'CN=attester' })), der(ca.intermediate)];
     holder = await exportJWK((await generateKeyPair('ES256')).publicKey);
@@ -106,9 +108,9 @@ describe('key attestation JWT', () => {
       /attested_keys\[1\] must be an EC P-256 key/,
     );
     const good = await sign({ attested_keys: [holder] }, x5c);
-    expect((await refusal(() => verifyKeyAttestation(good, [], 'jwt', now))).description).toMatch(
-      /WALLET_PROVIDER_TRUST_ANCHORS/,
-    );
+    expect(
+      (await refusal(() => verifyKeyAttestation(good, { anchors: [], listed: [] }, 'jwt', now))).description,
+    ).toMatch(/WALLET_PROVIDER_TRUST_ANCHORS/);
     const empty = await sign({ attested_keys: [] }, x5c);
     expect(
       (await refusal(() => verifyKeyAttestation(empty, anchors, 'attestation', now))).description,

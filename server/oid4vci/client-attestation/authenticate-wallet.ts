@@ -38,7 +38,9 @@ export async function authenticateWallet(
     throw invalidClient(
       'send exactly one OAuth-Client-Attestation and one OAuth-Client-Attestation-PoP header',
     );
-  const verified = await verifyClientAttestation(attestation[0] as string, security.walletProviderAnchors);
+  // Before any tenant is known (PAR, token): the deployment's wallet providers, see walletProviderTrust.
+  const trust = await security.walletProviders(req.em);
+  const verified = await verifyClientAttestation(attestation[0] as string, trust);
   const popJti = await verifyAttestationPop(pop[0] as string, verified.cnfJwk, issuer);
   const clientId: unknown = req.body?.client_id;
   if (clientId !== undefined) {

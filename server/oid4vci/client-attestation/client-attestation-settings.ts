@@ -4,7 +4,8 @@ import { z } from 'zod';
 export const ClientAttestationEnv = z.object({
   /**
    * A PEM file of the root certificates of the wallet providers the operator trusts: a client
-   * attestation's `x5c` chain must end in one of them. Unset: no attestation is accepted.
+   * attestation's `x5c` chain must end in one of them or in a wallet provider a trust source lists
+   * (walletProviderTrust). Unset and no such source: no attestation is accepted.
    */
   WALLET_PROVIDER_TRUST_ANCHORS: z.string().min(1).optional(),
   /**

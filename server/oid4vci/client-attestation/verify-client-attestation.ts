@@ -1,8 +1,9 @@
 import type { KeyObject } from 'node:crypto';
 import { type JWK, jwtVerify } from 'jose';
 import { ChainError } from '../../keys/chain-error.js';
-import type { Certificate } from '../../keys/x509-certificate.js';
-import { validateChain } from '../../keys/x509-chain.js';
+import type { Trust } from '../../trust/trust.js';
+import { trustChain } from '../../trust/trust-chain.js';
+import { trustsWalletProviders, WALLET_PROVIDER_PURPOSE } from '../../trust/wallet-provider-trust.js';
 import { OAuthError } from '../oauth-error.js';
 import { publicP256Jwk, walletJwtHeader } from '../wallet-jwt.js';
 import { invalidClient } from './client-attestation-errors.js';
@@ -21,14 +22,15 @@ export interface VerifiedAttestation {
 /**
  * The wallet provider's key from the attestation's `x5c` (HAIP 1.0, Wallet Attestation):
  * the same chain check as a credential's `x5c` at the verifier (RFC 5280 path rules, leaf not
- * self-signed), to one of the operator's wallet provider roots, as invalid_client. Unlike the
- * verifier, the root itself in x5c is refused: HAIP sends the chain "excluding the trust anchor",
- * and a wallet provider is a party this issuer's operator chose to trust, held to the profile.
+ * self-signed), to one of the operator's wallet provider roots or a certificate a trust source
+ * lists as a wallet provider, as invalid_client. Unlike the verifier, the root itself in x5c is
+ * refused: HAIP sends the chain "excluding the trust anchor", and a wallet provider is a party this
+ * issuer's operator chose to trust, held to the profile.
  */
-function attestationKey(x5c: unknown, anchors: readonly Certificate[], now: number): KeyObject {
+function attestationKey(x5c: unknown, trust: Trust, now: number): KeyObject {
   const time = { now: Math.floor(now / 1000), skewSeconds: 0 };
   try {
-    return validateChain(x5c, anchors, time, 'refused').leaf.node.publicKey;
+    return trustChain(x5c, trust, WALLET_PROVIDER_PURPOSE, time, 'refused').chain.leaf.node.publicKey;
   } catch (e) {
     if (!(e instanceof ChainError)) throw e;
     throw invalidClient(
@@ -41,22 +43,24 @@ function attestationKey(x5c: unknown, anchors: readonly Certificate[], now: numb
 
 /**
  * The Client Attestation JWT (draft-ietf-oauth-attestation-based-client-auth section 5.1): typ,
- * ES256, signed by the leaf of an `x5c` chain to a trusted wallet provider root, `sub` and `exp`
- * present and unexpired, `cnf.jwk` a public EC P-256 key.
+ * ES256, signed by the leaf of an `x5c` chain to a trusted wallet provider (walletProviderTrust),
+ * `sub` and `exp` present and unexpired, `cnf.jwk` a public EC P-256 key.
  */
 export async function verifyClientAttestation(
   jwt: string,
-  anchors: readonly Certificate[],
+  trust: Trust,
   now = Date.now(),
 ): Promise<VerifiedAttestation> {
-  if (!anchors.length)
-    throw invalidClient('this issuer trusts no wallet provider yet (WALLET_PROVIDER_TRUST_ANCHORS)');
+  if (!trustsWalletProviders(trust))
+    throw invalidClient(
+      'this issuer trusts no wallet provider yet (WALLET_PROVIDER_TRUST_ANCHORS or a wallet_provider trust source)',
+    );
   const header = walletJwtHeader(jwt, {
     typ: ATTESTATION_TYP,
     what: 'client attestation',
     refuse: invalidClient,
   });
-  const key = attestationKey(header.x5c, anchors, now);
+  const key = attestationKey(header.x5c, trust, now);
   try {
     const { payload } = await jwtVerify(jwt, key, {
       algorithms: ['ES256'],

@@ -48,7 +48,7 @@ export async function holderKeys(
     const [jwt, ...more] = proofs.attestation;
     if (jwt === undefined || more.length)
       throw invalidProof('proofs.attestation must hold exactly one key attestation');
-    const attestation = await verifyKeyAttestation(jwt, policy.anchors, 'attestation', now);
+    const attestation = await verifyKeyAttestation(jwt, policy.walletProviders, 'attestation', now);
     if (!attestation.nonce)
       throw invalidProof(
         'a key attestation sent as the attestation proof type must carry the c_nonce as nonce',

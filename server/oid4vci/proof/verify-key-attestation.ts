@@ -1,7 +1,8 @@
 import { errors, type JWK, jwtVerify } from 'jose';
 import { ChainError } from '../../keys/chain-error.js';
-import type { Certificate } from '../../keys/x509-certificate.js';
-import { validateChain } from '../../keys/x509-chain.js';
+import type { Trust } from '../../trust/trust.js';
+import { trustChain } from '../../trust/trust-chain.js';
+import { trustsWalletProviders, WALLET_PROVIDER_PURPOSE } from '../../trust/wallet-provider-trust.js';
 import { invalidProof, OAuthError } from '../oauth-error.js';
 import { publicP256Jwk, walletJwtHeader } from '../wallet-jwt.js';
 
@@ -28,13 +29,15 @@ export interface VerifiedKeyAttestation {
 
 /**
  * The key of the wallet provider (or key storage provider) that signed the attestation, from its
- * `x5c` (HAIP 1.0, Key Attestation): the leaf is not self-signed, the chain leads to
- * one of the operator's wallet provider roots, and that root is not in x5c ("MUST NOT be
- * included"), as for wallet attestations.
+ * `x5c` (HAIP 1.0, Key Attestation): the leaf is not self-signed, the chain leads to one of the
+ * operator's wallet provider roots or to a certificate a trust source lists as a wallet provider
+ * (walletProviderTrust), and that root is not in x5c ("MUST NOT be included"), as for wallet
+ * attestations.
  */
-function signerKey(x5c: unknown, anchors: readonly Certificate[], now: number) {
+function signerKey(x5c: unknown, trust: Trust, now: number) {
   try {
-    return validateChain(x5c, anchors, { now, skewSeconds: 0 }, 'refused').leaf.node.publicKey;
+    const time = { now, skewSeconds: 0 };
+    return trustChain(x5c, trust, WALLET_PROVIDER_PURPOSE, time, 'refused').chain.leaf.node.publicKey;
   } catch (e) {
     if (!(e instanceof ChainError)) throw e;
     throw invalidProof(
@@ -62,20 +65,20 @@ function levels(value: unknown, name: string): string[] | undefined {
  */
 export async function verifyKeyAttestation(
   jwt: string,
-  anchors: readonly Certificate[],
+  trust: Trust,
   use: KeyAttestationUse,
   now: number,
 ): Promise<VerifiedKeyAttestation> {
-  if (!anchors.length)
+  if (!trustsWalletProviders(trust))
     throw invalidProof(
-      'this issuer trusts no wallet provider (WALLET_PROVIDER_TRUST_ANCHORS): no key attestation verifies',
+      'this issuer trusts no wallet provider (WALLET_PROVIDER_TRUST_ANCHORS or a wallet_provider trust source): no key attestation verifies',
     );
   const header = walletJwtHeader(jwt, {
     typ: KEY_ATTESTATION_TYP,
     what: 'key attestation',
     refuse: invalidProof,
   });
-  const key = signerKey(header.x5c, anchors, now);
+  const key = signerKey(header.x5c, trust, now);
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(jwt, key, {

@@ -1,6 +1,6 @@
 import type { JWK } from 'jose';
 import { ecJwkThumbprint } from '../../keys/es256-jws.js';
-import type { Certificate } from '../../keys/x509-certificate.js';
+import type { Trust } from '../../trust/trust.js';
 import { invalidProof } from '../oauth-error.js';
 import { verifyEmbeddedKeyJwt } from '../wallet-jwt.js';
 import { checkProofClaims } from './check-proof-claims.js';
@@ -15,10 +15,11 @@ export interface VerifiedProof {
   attestation?: VerifiedKeyAttestation;
 }
 
-/** Where a proof is checked: this issuer, and the wallet provider roots its key attestations chain to. */
+/** Where a proof is checked: this issuer, and the wallet providers its key attestations chain to. */
 export interface ProofContext {
   issuer: string;
-  anchors: readonly Certificate[];
+  /** The deployment's wallet providers (walletProviderTrust). */
+  walletProviders: Trust;
   /**
    * The request's key attestations by their JWT, each verified once: a batch's proofs usually carry
    * the same one (it attests all their keys), and its chain and signature need checking only once.
@@ -50,7 +51,7 @@ export async function verifyKeyProof(
   const jwtAttestation = header.key_attestation;
   let verifying = ctx.attestations?.get(jwtAttestation);
   if (!verifying) {
-    verifying = verifyKeyAttestation(jwtAttestation, ctx.anchors, 'jwt', now);
+    verifying = verifyKeyAttestation(jwtAttestation, ctx.walletProviders, 'jwt', now);
     ctx.attestations?.set(jwtAttestation, verifying);
   }
   const attestation = await verifying;
