@@ -125,6 +125,12 @@ describe('npm start on embedded defaults', () => {
     60_000,
   );
 
+  it(
+    'accepts a wallet attestation through a published wallet providers list',
+    () => mission.walletProviderListLifecycle(),
+    60_000,
+  );
+
   it('keeps everything across a restart on the same DATA_DIR; a cold node logs in over OIDC', async () => {
     const { wallet } = await mission.issueUi();
     const before = await mission.auditVerified();

@@ -22,6 +22,7 @@ import { mdocLifecycle } from './mdoc.js';
 import { oidcLogin } from './oidc-login.js';
 import { trustListLifecycle } from './trust-list.js';
 import { issueWalletInitiated } from './wallet-initiated.js';
+import { walletProviderListLifecycle } from './wallet-provider-list.js';
 
 const http = { allowHttp: true };
 type Integrator = ReturnType<typeof createIntegratorClient>;
@@ -186,6 +187,18 @@ export class Mission {
   /** A PID-like credential trusted through a published list (ETSI TS 119 602), then no longer. */
   async trustListLifecycle() {
     await trustListLifecycle(this.service, this.integrator, this.tenant.id);
+  }
+
+  /** A wallet attestation trusted through a published wallet providers list. */
+  async walletProviderListLifecycle() {
+    await walletProviderListLifecycle(
+      this.baseUrl,
+      this.service,
+      this.integrator,
+      this.tenant.id,
+      this.mailbox,
+      this.nextEmail(),
+    );
   }
 
   async mdocLifecycle() {
