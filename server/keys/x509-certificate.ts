@@ -104,3 +104,7 @@ export function certificatesFromPem(pem: string): string[] {
     return Buffer.from(b.rawData).toString('base64');
   });
 }
+
+/** A certificate in PEM, from the standard base64 DER an `x5c` entry or a stored anchor holds. */
+export const pemOf = (base64: string) =>
+  `-----BEGIN CERTIFICATE-----\n${base64.match(/.{1,64}/g)?.join('\n')}\n-----END CERTIFICATE-----\n`;

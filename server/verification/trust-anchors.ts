@@ -8,6 +8,7 @@ import {
   KeyUsage,
   keyIdentifierOf,
   parseCertificate,
+  pemOf,
 } from '../keys/x509-certificate.js';
 import { tenantTrustChanged } from '../trust/tenant-trust.js';
 import { TrustAnchor } from './trust-anchor.entity.js';
@@ -54,9 +55,6 @@ export async function trustAnchorFromPem(
     createdAt: now,
   };
 }
-
-const pemOf = (base64: string) =>
-  `-----BEGIN CERTIFICATE-----\n${base64.match(/.{1,64}/g)?.join('\n')}\n-----END CERTIFICATE-----\n`;
 
 /** The API's view of an anchor. */
 export const trustAnchorView = (a: TrustAnchor) => ({

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, createIntegratorClient } from '../../clients/integrator/src/index.js';
+import { pemOf } from '../../server/keys/x509-certificate.js';
 import {
   SERVICE_TYPE_QEAA,
   TSL_TYPE_EU_LOTL,
@@ -36,8 +37,6 @@ let withdrawn: IssuerPki;
 const served = new Map<string, string>();
 let server: http.Server;
 let base: string;
-const pem = (b64: string) =>
-  `-----BEGIN CERTIFICATE-----\n${b64.match(/.{1,64}/g)?.join('\n')}\n-----END CERTIFICATE-----\n`;
 const dates = () => ({
   issuedAt: new Date(Date.now() - 60_000),
   nextUpdate: new Date(Date.now() + 30 * DAY),
@@ -135,7 +134,7 @@ describe('a LOTL trust source', () => {
       body: {
         type: 'lotl',
         url: `${base}/lotl.xml`,
-        signer_certificates: [pem(lotlOperator.certificate)],
+        signer_certificates: [pemOf(lotlOperator.certificate)],
         service_types: ['qeaa_provider'],
       },
     });

@@ -1,8 +1,12 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, createIntegratorClient } from '../../clients/integrator/src/index.js';
+import { pemOf } from '../../server/keys/x509-certificate.js';
+import { LOTE_SERVICE_TYPES } from '../../server/trust/lists/lote/service-type-uris.js';
 import { runAdminCli } from '../support/admin-cli.js';
 import { makeLoteOperator } from '../support/lote-operator.js';
 import { trustListLifecycle } from '../support/mission/trust-list.js';
@@ -16,8 +20,6 @@ import { acmeTenant, startTestService, type TestService } from '../support/test-
 let t: TestService;
 let tenantId: string;
 let dir: string;
-const pem = (base64: string) =>
-  `-----BEGIN CERTIFICATE-----\n${base64.match(/.{1,64}/g)?.join('\n')}\n-----END CERTIFICATE-----\n`;
 
 beforeAll(async () => {
   t = await startTestService();
@@ -50,7 +52,7 @@ describe('trust sources', () => {
     const body = {
       type: 'lote' as const,
       url: 'https://lists.example/pid.jwt',
-      signer_certificates: [pem(operator.certificate)],
+      signer_certificates: [pemOf(operator.certificate)],
       service_types: ['pid_provider' as const],
     };
     const notPem = await sources().addTrustSource({
@@ -76,7 +78,7 @@ describe('trust sources', () => {
   it('adds an unreachable list as failed, says so in the tenant’s warnings, and the CLI lists, shows and removes it', async () => {
     const operator = await makeLoteOperator('Operator');
     const file = path.join(dir, 'signer.pem');
-    await fs.writeFile(file, pem(operator.certificate));
+    await fs.writeFile(file, pemOf(operator.certificate));
     const cli = (...args: string[]) => runAdminCli(t, 'trust-source', ...args);
     const added = await cli(
       'add',
@@ -119,5 +121,59 @@ describe('trust sources', () => {
       body: { removed: added.body.id },
     });
     expect(await cli('show', tenantId, added.body.id)).toMatchObject({ code: 1, body: { status: 404 } });
+  }, 60_000);
+
+  it('keeps the last good copy when the list server redirects, sends 17 MB or a wrongly shaped list', async () => {
+    const operator = await makeLoteOperator('Operator');
+    let answer: (res: http.ServerResponse) => void = () => undefined;
+    const server = http.createServer((_req, res) => answer(res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/list.jwt`;
+    try {
+      const good = await operator.sign([
+        {
+          name: 'Wallet Co',
+          services: [
+            { type: LOTE_SERVICE_TYPES.walletSolutionIssuance, certificates: [operator.certificate] },
+          ],
+        },
+      ]);
+      answer = (res) => res.writeHead(200, { 'content-type': 'application/jwt' }).end(good);
+      const added = await sources().addTrustSource({
+        params: { id: tenantId },
+        body: {
+          type: 'lote',
+          url,
+          signer_certificates: [pemOf(operator.certificate)],
+          service_types: ['wallet_provider'],
+        },
+      });
+      if (added.status !== 201) throw new Error(JSON.stringify(added.body));
+      expect(added.body.status).toMatchObject({ state: 'ok', entities: 1 });
+      const refresh = () =>
+        sources().refreshTrustSource({ params: { id: tenantId, sourceId: added.body.id } });
+
+      answer = (res) => res.writeHead(302, { location: 'http://169.254.169.254/' }).end();
+      expect(await refresh()).toMatchObject({
+        status: 200,
+        body: { state: 'stale', entities: 1, error: expect.stringContaining('redirect') },
+      });
+      answer = (res) =>
+        res.writeHead(200, { 'content-type': 'application/jwt' }).end(Buffer.alloc(17 * 1024 * 1024, 0x61));
+      expect(await refresh()).toMatchObject({
+        status: 200,
+        body: { state: 'stale', entities: 1, error: expect.stringContaining('bytes') },
+      });
+      const wrongShape = await operator.signPayload({ LoTE: { TrustedEntitiesList: 'none' } });
+      answer = (res) => res.writeHead(200, { 'content-type': 'application/jwt' }).end(wrongShape);
+      expect(await refresh()).toMatchObject({
+        status: 200,
+        body: { state: 'stale', entities: 1, error: expect.stringContaining('malformed') },
+      });
+      answer = (res) => res.writeHead(200, { 'content-type': 'application/jwt' }).end(good);
+      expect(await refresh()).toMatchObject({ status: 200, body: { state: 'ok', entities: 1, error: null } });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   }, 60_000);
 });

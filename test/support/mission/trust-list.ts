@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { createClient, createIntegratorClient } from '../../../clients/integrator/src/index.js';
+import { pemOf } from '../../../server/keys/x509-certificate.js';
 import { LOTE_SERVICE_TYPES } from '../../../server/trust/lists/lote/service-type-uris.js';
 import { type IssuerPki, issuerPki, issueWithX5c } from '../issuer-x509.js';
 import { makeLoteOperator } from '../lote-operator.js';
@@ -13,9 +14,6 @@ type Integrator = ReturnType<typeof createIntegratorClient>;
 const HOST = 'pid.member-state.test';
 /** A PID-like type: the EUDI PID's SD-JWT VC type. */
 export const PID_VCT = 'urn:eudi:pid:1';
-
-export const pem = (base64: string) =>
-  `-----BEGIN CERTIFICATE-----\n${base64.match(/.{1,64}/g)?.join('\n')}\n-----END CERTIFICATE-----\n`;
 
 /** A list distribution point made in the test: serves whatever was last published, as a JWS. */
 export async function distributionPoint() {
@@ -94,7 +92,7 @@ export async function trustListLifecycle(service: Service, integrator: Integrato
       body: {
         type: 'lote',
         url: point.url,
-        signer_certificates: [pem(operator.certificate)],
+        signer_certificates: [pemOf(operator.certificate)],
         service_types: ['pid_provider'],
         vct_values: [PID_VCT],
       },
@@ -120,7 +118,10 @@ export async function trustListLifecycle(service: Service, integrator: Integrato
     expect(refreshed).toMatchObject({ status: 200, body: { state: 'ok', entities: 0 } });
     // Nothing of the tenant's trust leads to the provider's chain any more: with anchors of its own the
     // tenant says the chain is untrusted, without any its issuer is simply unknown.
-    const refused = { status: 'failed', reason: expect.stringMatching(/^(certificate_untrusted|untrusted_issuer)$/) };
+    const refused = {
+      status: 'failed',
+      reason: expect.stringMatching(/^(certificate_untrusted|untrusted_issuer)$/),
+    };
     expect(await presentPid(integrator, provider)).toMatchObject(refused);
 
     // A list signed by anyone but the pinned operator leaves the last good copy in force, and says why.

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { expect } from 'vitest';
 import type { createClient, createIntegratorClient } from '../../../clients/integrator/src/index.js';
+import { pemOf } from '../../../server/keys/x509-certificate.js';
 import { LOTE_SERVICE_TYPES } from '../../../server/trust/lists/lote/service-type-uris.js';
 import { employeePayload } from '../fixtures.js';
 import { makeLoteOperator } from '../lote-operator.js';
 import { makeWalletProvider } from '../wallet-provider.js';
 import type { Mailbox } from './mailbox.js';
-import { distributionPoint, pem } from './trust-list.js';
+import { distributionPoint } from './trust-list.js';
 
 type Service = ReturnType<typeof createClient>;
 type Integrator = ReturnType<typeof createIntegratorClient>;
@@ -92,7 +93,7 @@ export async function walletProviderListLifecycle(
       body: {
         type: 'lote',
         url: point.url,
-        signer_certificates: [pem(operator.certificate)],
+        signer_certificates: [pemOf(operator.certificate)],
         service_types: ['wallet_provider'],
       },
     });
