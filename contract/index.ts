@@ -40,6 +40,7 @@ export * from './admin/trust-source-contract.js';
 export * from './admin/trusted-issuer-contract.js';
 export * from './admin/webhook.js';
 export * from './admin/webhook-contract.js';
+export * from './approvals/approval.js';
 export * from './issuance/employee-payload.js';
 export * from './issuance/issuance.js';
 export * from './issuance/issuance-request.js';

@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { DeliveryMode } from './admin/tenant.js';
+import { ApprovalCreate, ApprovalCreated, ApprovalStatus } from './approvals/approval.js';
 import { CredentialStatusChange, Issuance, IssuanceCreated } from './issuance/issuance.js';
 import { IssuanceRequest } from './issuance/issuance-request.js';
 import { ProblemDetails } from './problem-details.js';
@@ -113,6 +114,22 @@ export const integratorContract = c.router(
       pathParams: textId,
       responses: { 200: VerificationStatus, 401: ProblemDetails, 404: ProblemDetails },
       summary: 'The status of a presentation session, and the disclosed claims once verified',
+    },
+    createApproval: {
+      method: 'POST',
+      path: '/approvals',
+      headers: idempotencyHeaders,
+      body: ApprovalCreate,
+      responses: { 201: ApprovalCreated, ...creationProblems },
+      summary:
+        'Ask an employee to approve a transaction with the mandate in their credential (OpenID4VP transaction_data)',
+    },
+    getApproval: {
+      method: 'GET',
+      path: '/approvals/:id',
+      pathParams: textId,
+      responses: { 200: ApprovalStatus, 401: ProblemDetails, 404: ProblemDetails },
+      summary: 'The status of an approval; once approved, the approver and the signed receipt',
     },
   },
   { pathPrefix: '/api/v1', strictStatusCodes: true, metadata: { security: 'integrator' } as const },

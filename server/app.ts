@@ -11,6 +11,7 @@ import { healthContract } from '../contract/health-contract.js';
 import { contract } from '../contract/index.js';
 import { integratorContract } from '../contract/integrator-contract.js';
 import type { AppContext } from './app-context.js';
+import { approvalRoutes } from './approvals/approval.routes.js';
 import { adminAuditRoutes } from './audit/admin-audit.routes.js';
 import { adminCredentialConfigurationRoutes } from './credential-configurations/admin-credential-configuration.routes.js';
 import { adminProvisioningRoutes } from './directory/admin-provisioning.routes.js';
@@ -114,6 +115,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
       ...whoAmIRoutes(),
       ...issuanceRoutes(ctx.issuance, ctx.sql),
       ...verificationRoutes(ctx.verifier),
+      ...approvalRoutes(ctx.verifier),
     }),
     app,
     options,

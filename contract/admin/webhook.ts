@@ -9,6 +9,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'credential.unsuspended',
   'presentation.verified',
   'presentation.failed',
+  'approval.verified',
+  'approval.failed',
   'scim.user.provisioned',
   'scim.user.deprovisioned',
 ] as const;
@@ -112,11 +114,14 @@ export const WebhookEvent = z.object({
       credential_id: z.string().optional(),
       credential_ids: z.array(z.string()).optional(),
       session_id: z.string().optional(),
+      approval_id: z.string().optional(),
       credential_type: z.string().nullable().optional(),
       reason: z
         .string()
         .optional()
-        .describe('presentation.failed: why; scim.user.deprovisioned: deleted or deactivated'),
+        .describe(
+          'presentation.failed, approval.failed: why; scim.user.deprovisioned: deleted or deactivated',
+        ),
       scim_user_id: z.string().optional(),
       credential_outcome: z.string().optional(),
     })

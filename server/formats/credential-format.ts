@@ -34,6 +34,11 @@ export interface CredentialFormat {
   readonly id: string;
   /** Whether HAIP 1.0 (sections 5 and 6) names this format: sessions under the profile take only those. */
   readonly haip: boolean;
+  /**
+   * Whether its holder binding carries OpenID4VP transaction data hashes (SD-JWT VC: the KB-JWT,
+   * OID4VP 1.0 B.3.3), so that a presentation in it can authorize a transaction (an approval).
+   */
+  readonly bindsTransactionData: boolean;
   /** Its `vp_formats_supported` member (OID4VP 1.0 appendix B); `haip`: under the HAIP profile. */
   vpFormatsSupported(haip: boolean): Record<string, unknown>;
   /** Verifies one presentation answering `query` under the transaction's checks. */

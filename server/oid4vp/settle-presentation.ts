@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JWK } from 'jose';
 import { DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
+import { settleApproval } from '../approvals/settle-approval.js';
 import { canonicalJson } from '../audit/canonical-json.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
 import { hashSecret } from '../tenants/token-secret.js';
@@ -66,7 +67,12 @@ export async function settlePresentation(
   // the rollback leaves the session pending: no read ahead of it on every answer.
   const tokenHash = hashSecret(canonicalJson(vpToken));
 
-  const outcome = await verify(em, s, session, vpToken, how);
+  const outcome = await settleApproval(
+    s,
+    session,
+    vpToken as Record<string, unknown>,
+    await verify(em, s, session, vpToken, how),
+  );
   const redirects = how.redirects && session.redirectUri !== null;
   const code = 'claims' in outcome && redirects ? randomBytes(32).toString('base64url') : undefined;
   const final = await recordOutcome(em, s, { session, ephemeral, outcome, tokenHash, code });
@@ -111,6 +117,7 @@ async function verify(
       trust: await s.trust.of(em, session.tenantId),
       fetchStatusList: s.fetchStatusList,
       profile: session.profile ?? undefined,
+      ...(session.transactionData ? { transactionData: session.transactionData } : {}),
     });
     const [first] = verified.credentials;
     return {

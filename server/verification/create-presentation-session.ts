@@ -7,6 +7,7 @@ import {
   type PresentationUriScheme,
   type ResponseMode,
 } from '../../contract/verification/authorization-request.js';
+import type { SessionApproval } from '../approvals/session-approval.js';
 import { statementAudit } from '../audit/audit-log.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { validationError } from '../domain-errors.js';
@@ -38,6 +39,10 @@ export interface SessionRequest {
   client_id_prefix?: ClientIdPrefix | undefined;
   restrict_to_trust_anchors?: boolean | undefined;
   uri_scheme?: PresentationUriScheme | undefined;
+  /** OpenID4VP 1.0 `transaction_data` entries, base64url, as the request object carries them. */
+  transaction_data?: string[] | undefined;
+  /** The approval this session asks for (server/approvals). */
+  approval?: { id: string; approval: SessionApproval } | undefined;
 }
 
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
@@ -153,6 +158,9 @@ export async function createPresentationSession(
     encPublicJwk: responseKey?.publicJwk ?? null,
     annexCEncryptionInfo: null,
     annexCKeySealed: null,
+    transactionData: req.transaction_data ?? null,
+    approvalId: req.approval?.id ?? null,
+    approval: req.approval?.approval ?? null,
     result: null,
     failureReason: null,
     failureDescription: null,

@@ -36,6 +36,7 @@ export async function dcApiRequest(
     response_mode: isEncrypted(session) ? 'dc_api.jwt' : 'dc_api',
     nonce: session.nonce,
     dcql_query: session.dcqlQuery,
+    ...(session.transactionData ? { transaction_data: session.transactionData } : {}),
     client_metadata: clientMetadata(session),
   };
   if (type === 'unsigned') return { protocol: 'openid4vp-v1-unsigned', data: parameters };

@@ -21,13 +21,15 @@ export async function failUnfollowedRedirects(orm: Orm, events: SessionEvents): 
   let total = 0;
   for (;;) {
     const failed = await orm.em.fork().transactional(async (tx) => {
-      const rows = await tx.execute<{ id: string; tenant_id: string; profile: Failed['profile'] }[]>(
+      const rows = await tx.execute<
+        { id: string; tenant_id: string; profile: Failed['profile']; approval_id: string | null }[]
+      >(
         `update presentation_session set status = 'failed', failure_reason = ?, result = null,
            response_code_hash = null
          where id in (select id from presentation_session
                       where status = 'awaiting_redirect' and response_code_expires_at <= now()
                       limit ? for update skip locked)
-         returning id, tenant_id, profile`,
+         returning id, tenant_id, profile, approval_id`,
         [REDIRECT_NOT_FOLLOWED, BATCH],
       );
       for (const row of rows)
@@ -36,7 +38,10 @@ export async function failUnfollowedRedirects(orm: Orm, events: SessionEvents): 
           actor: 'verifier',
           action: 'verification.failed',
           subject: row.id,
-          details: { reason: REDIRECT_NOT_FOLLOWED },
+          details: {
+            reason: REDIRECT_NOT_FOLLOWED,
+            ...(row.approval_id ? { approval: row.approval_id } : {}),
+          },
         });
       return rows.map((r): Failed => ({ id: r.id, tenantId: r.tenant_id, profile: r.profile, result: null }));
     });

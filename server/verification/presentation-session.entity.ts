@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { SessionApproval } from '../approvals/session-approval.js';
 
 /**
  * `awaiting_redirect`: a same-device answer was verified, and its result waits for the response code
@@ -47,6 +48,14 @@ export const PresentationSession = defineEntity({
     annexCEncryptionInfo: p.text().nullable().fieldName('annex_c_encryption_info'),
     /** The private key of that EncryptionInfo (P-256 JWK), sealed like signing keys, bound to the session id. */
     annexCKeySealed: p.text().nullable().fieldName('annex_c_key_sealed'),
+    /**
+     * OpenID4VP 1.0 `transaction_data` of the request, as sent (base64url JSON objects): the holder's
+     * key binding must carry their hashes. Null: the session asks for no transaction.
+     */
+    transactionData: p.json<string[]>().nullable(),
+    /** An approval's id, transaction and required power (server/approvals); null for other sessions. */
+    approvalId: p.string().nullable(),
+    approval: p.json<SessionApproval>().nullable(),
     result: p.json<Record<string, unknown>>().nullable(),
     failureReason: p.string().nullable(),
     /** What failed, in words, beside the machine-readable reason (the same the wallet was told). */

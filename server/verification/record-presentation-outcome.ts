@@ -25,6 +25,8 @@ export type Outcome =
       type: string | null;
       trust?: CredentialTrust;
       credentials?: PresentedCredential[];
+      /** An approval's signed receipt (server/approvals). */
+      receipt?: string;
     }
   | { reason: string; message: string };
 
@@ -142,6 +144,7 @@ function applyOutcome(row: PresentationSession, a: Answer) {
             })),
           }
         : {}),
+      ...(a.outcome.receipt ? { receipt: a.outcome.receipt } : {}),
     };
     row.result = result as Record<string, unknown>;
     if (a.code) {
@@ -179,5 +182,8 @@ const auditEntry = (row: PresentationSession, outcome: Outcome): AuditEntry => (
   actor: 'wallet',
   action: actionOf(row.status),
   subject: row.id,
-  details: 'reason' in outcome ? { reason: outcome.reason } : verifiedDetails(row),
+  details: {
+    ...('reason' in outcome ? { reason: outcome.reason } : verifiedDetails(row)),
+    ...(row.approvalId ? { approval: row.approvalId } : {}),
+  },
 });

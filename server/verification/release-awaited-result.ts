@@ -23,6 +23,7 @@ interface Row {
   result: PresentationSession['result'];
   profile: PresentationSession['profile'];
   completed_at: Date | string | null;
+  approval_id: string | null;
 }
 
 /**
@@ -46,7 +47,7 @@ export async function releaseAwaitedResult(
     `update presentation_session set status = 'verified', response_code_hash = null
      where response_code_hash = ? and status = 'awaiting_redirect' and response_code_expires_at > now()
        and ${whose}
-     returning id, tenant_id, result, profile, completed_at`,
+     returning id, tenant_id, result, profile, completed_at, approval_id`,
     [codeHash, ...values],
   );
   if (!row) return undefined;
@@ -62,7 +63,7 @@ export async function releaseAwaitedResult(
     actor,
     action: 'verification.verified',
     subject: released.id,
-    details: verifiedDetails(released),
+    details: { ...verifiedDetails(released), ...(row.approval_id ? { approval: row.approval_id } : {}) },
   });
   return released;
 }

@@ -54,6 +54,8 @@ export async function signRequestObject(
       nonce: session.nonce,
       state: session.state,
       dcql_query: session.dcqlQuery,
+      // OpenID4VP 1.0 §5.1: what the holder is asked to authorize, bound into its key binding.
+      ...(session.transactionData ? { transaction_data: session.transactionData } : {}),
       client_metadata: clientMetadata(session),
       ...(verifierInfo ? { verifier_info: verifierInfo } : {}),
       iat: now,

@@ -24,6 +24,8 @@ export interface SessionResult {
   /** The first credential's trust path (kept as before `credentials` existed). */
   trust?: TrustView;
   credentials?: PresentedCredentialView[];
+  /** An approval's signed receipt. */
+  receipt?: string;
 }
 
 export const resultOf = (s: Pick<PresentationSession, 'result'>) => s.result as SessionResult | null;

@@ -39,12 +39,21 @@ export function webhookEventOf(a: AuditFacts): WebhookEvent | undefined {
     case 'credential.suspended':
     case 'credential.unsuspended':
       return event(a.action, { credential_id: subject });
+    // An approval is a presentation session underneath; its integrator hears of it as an approval.
     case 'verification.verified':
+      if (text(d.approval))
+        return event('approval.verified', { approval_id: text(d.approval), session_id: subject });
       return event('presentation.verified', {
         session_id: subject,
         credential_type: text(d.credential_type) ?? null,
       });
     case 'verification.failed':
+      if (text(d.approval))
+        return event('approval.failed', {
+          approval_id: text(d.approval),
+          session_id: subject,
+          reason: text(d.reason),
+        });
       return event('presentation.failed', { session_id: subject, reason: text(d.reason) });
     case 'scim.user.created':
       return event('scim.user.provisioned', {

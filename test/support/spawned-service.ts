@@ -1,15 +1,26 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import net from 'node:net';
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+/** Tries to bind `port` on 127.0.0.1; resolves whether it was free. */
+const bindable = (port: number) =>
+  new Promise<boolean>((resolve) => {
     const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+
+/**
+ * A port that is free now, for a service that binds it seconds later (after its migrations). Chosen
+ * at random below the kernel's ephemeral range (32768 and up on Linux), where the port-0 listeners
+ * every test starts (SMTP catchers, list servers, stubs) are put: they cannot take it meanwhile.
+ */
+export async function freePort(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await bindable(port)) return port;
+  }
+  throw new Error('no free port between 20000 and 32000');
+}
 
 export interface Spawned {
   child: ChildProcess;

@@ -5,6 +5,7 @@ import { verifyJwtVcPresentation } from './verify-jwt-vp.js';
 export const jwtVcJsonFormat: CredentialFormat = {
   id: 'jwt_vc_json',
   haip: false,
+  bindsTransactionData: false,
   vpFormatsSupported: () => ({ alg_values: ['ES256'] }),
   verifyPresentation: verifyJwtVcPresentation,
 };

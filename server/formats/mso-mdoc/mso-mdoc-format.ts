@@ -36,6 +36,7 @@ const P256 = [COSE_ALG.ES256, COSE_ALG.ESP256];
 export const msoMdocFormat: CredentialFormat = {
   id: 'mso_mdoc',
   haip: true,
+  bindsTransactionData: false,
   vpFormatsSupported: () => ({ issuerauth_alg_values: P256, deviceauth_alg_values: P256 }),
   verifyPresentation: verifyMdocPresentation,
   issuing: {

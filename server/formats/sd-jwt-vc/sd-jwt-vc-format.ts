@@ -11,6 +11,7 @@ const ES256 = ['ES256'];
 export const sdJwtVcFormat: CredentialFormat = {
   id: 'dc+sd-jwt',
   haip: true,
+  bindsTransactionData: true,
   vpFormatsSupported: () => ({ 'sd-jwt_alg_values': ES256, 'kb-jwt_alg_values': ES256 }),
   verifyPresentation: verifySdJwtPresentation,
   issuing: {

@@ -7,7 +7,7 @@ import { verifyIssuerSignature } from '../../oid4vp/verification/issuer-trust.js
 import { decodeJws, isObject, publicJwk } from '../../oid4vp/verification/jws.js';
 import { checkRequestedClaims, checkVct } from '../../oid4vp/verification/match-dcql.js';
 import { check } from '../../oid4vp/verification/presentation-error.js';
-import type { Checks, VerifiedCredential } from '../../oid4vp/verification/types.js';
+import type { Checks, TransactionDataHashes, VerifiedCredential } from '../../oid4vp/verification/types.js';
 import { ISSUER_SERVICE_TYPES } from '../../trust/service-types.js';
 import { checkKeyBinding } from './check-key-binding.js';
 import { applyDisclosures, holdsDigests, splitSdJwt } from './sd-jwt.js';
@@ -80,9 +80,10 @@ export async function verifySdJwtPresentation(
     check(holderKey, 'missing_key_binding', 'the credential has no cnf.jwk to bind a presentation to');
     check(parts.keyBindingJwt, 'missing_key_binding', 'the presentation has no KB-JWT');
   }
+  let transactionDataHashes: TransactionDataHashes | undefined;
   if (parts.keyBindingJwt) {
     check(holderKey, 'missing_key_binding', 'a KB-JWT came with a credential without cnf.jwk');
-    await checkKeyBinding(
+    transactionDataHashes = await checkKeyBinding(
       { keyBindingJwt: parts.keyBindingJwt, holderKey, sdJwt: parts.sdJwt, sdAlg },
       checks,
     );
@@ -100,6 +101,7 @@ export async function verifySdJwtPresentation(
     vct: signedVct,
     claims,
     ...(holderKey && parts.keyBindingJwt ? { holderKey } : {}),
+    ...(transactionDataHashes ? { transactionDataHashes } : {}),
     ...(exp !== undefined ? { expiresAt: new Date(exp * 1000) } : {}),
     trust: issuer.trust,
   };

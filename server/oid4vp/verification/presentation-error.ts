@@ -66,7 +66,11 @@ export type PresentationErrorCode =
   /** A requested claim (or every `claim_sets` option) is not among what was disclosed. */
   | 'missing_claims'
   /** A required Credential Query (or `credential_sets` entry) has no presentation. */
-  | 'missing_credential';
+  | 'missing_credential'
+  /** The request carried transaction data, and the presentation that may authorize it signed no hashes of it. */
+  | 'transaction_data_missing'
+  /** The hashes the holder signed are not those of the transaction data sent (or of another algorithm). */
+  | 'transaction_data_mismatch';
 
 export class PresentationError extends Error {
   override name = 'PresentationError';

@@ -61,6 +61,12 @@ export interface VerificationContext {
    * issuer and Status List Token trusted only by their `x5c` chain to `trustAnchors`.
    */
   profile?: 'haip-1.0' | undefined;
+  /**
+   * OpenID4VP 1.0 `transaction_data` of the request, as sent: each entry names the credential queries
+   * that may authorize it, and the presentation answering one must carry its hash under the holder's
+   * signature (`transaction_data_missing`, `transaction_data_mismatch` otherwise).
+   */
+  transactionData?: readonly string[];
 }
 
 export interface PresentationTransaction {
@@ -102,6 +108,14 @@ export interface VerifiedCredential {
   expiresAt?: Date;
   /** How its issuer was trusted. */
   trust: CredentialTrust;
+  /** The transaction data hashes the holder signed with its proof of possession (SD-JWT VC: the KB-JWT's). */
+  transactionDataHashes?: TransactionDataHashes;
+}
+
+/** OID4VP 1.0 B.3.3 `transaction_data_hashes` and `transaction_data_hashes_alg`, as the holder signed them. */
+export interface TransactionDataHashes {
+  hashes: string[];
+  alg?: string;
 }
 
 export interface VerifiedPresentation {
@@ -124,6 +138,7 @@ export interface Checks {
   fetchStatusListCwt: VerificationContext['fetchStatusListCwt'];
   transaction: PresentationTransaction;
   profile: VerificationContext['profile'];
+  transactionData: readonly string[];
 }
 
 export function resolveChecks(ctx: VerificationContext): Checks {
@@ -139,5 +154,6 @@ export function resolveChecks(ctx: VerificationContext): Checks {
     fetchStatusListCwt: ctx.fetchStatusListCwt,
     transaction: ctx.transaction ?? {},
     profile: ctx.profile,
+    transactionData: ctx.transactionData ?? [],
   };
 }

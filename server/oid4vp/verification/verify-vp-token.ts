@@ -1,6 +1,7 @@
 import { DcqlQuery } from '../../../contract/oid4vp/dcql-query.js';
 import { credentialFormat } from '../../formats/credential-formats.js';
 import { checkProfileFormat } from './check-haip-profile.js';
+import { checkTransactionData } from './check-transaction-data.js';
 import { isObject } from './jws.js';
 import { checkCredentialSets } from './match-dcql.js';
 import { check, inQuery, reject } from './presentation-error.js';
@@ -84,5 +85,6 @@ export async function verifyVpToken(
       throw inQuery(id, e);
     }
   }
+  checkTransactionData(credentials, checks);
   return { credentials };
 }

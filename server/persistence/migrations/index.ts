@@ -30,6 +30,7 @@ import { Migration20261126000500_trusted_issuer_keys } from './Migration20261126
 import { Migration20261126000900_annex_c } from './Migration20261126000900_annex_c.js';
 import { Migration20261127000100_registration_certificates } from './Migration20261127000100_registration_certificates.js';
 import { Migration20261127000200_trust_sources } from './Migration20261127000200_trust_sources.js';
+import { Migration20261127000300_approvals } from './Migration20261127000300_approvals.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -79,4 +80,5 @@ export const migrations: MigrationObject[] = [
     class: Migration20261127000100_registration_certificates,
   },
   { name: 'Migration20261127000200_trust_sources', class: Migration20261127000200_trust_sources },
+  { name: 'Migration20261127000300_approvals', class: Migration20261127000300_approvals },
 ];

@@ -1,0 +1,8 @@
+import type { z } from 'zod';
+import type { ApprovalTransaction, RequiredPower } from '../../contract/approvals/approval.js';
+
+/** What a presentation session that is an approval keeps of it: the transaction and the power it needs. */
+export interface SessionApproval {
+  transaction: z.infer<typeof ApprovalTransaction>;
+  power: z.infer<typeof RequiredPower>;
+}
