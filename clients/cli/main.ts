@@ -7,6 +7,7 @@ import {
 } from './registration-certificate-commands.js';
 import { TRUST_ANCHOR_USAGE, trustAnchorCommand } from './trust-anchor-commands.js';
 import { TRUST_SOURCE_USAGE, trustSourceCommand } from './trust-source-commands.js';
+import { APPROVAL_USAGE, verifyApprovalReceipt } from './verify-approval-receipt.js';
 import { WEBHOOK_USAGE, webhookCommand } from './webhook-commands.js';
 
 /**
@@ -34,6 +35,7 @@ const USAGE = `usage: npm run cli -- <command>
 ${WEBHOOK_USAGE}
 ${TRUST_ANCHOR_USAGE}
 ${TRUST_SOURCE_USAGE}
+${APPROVAL_USAGE}
 ${REGISTRATION_CERTIFICATE_USAGE}
 environment: CREDSERVICE_URL (default http://localhost:3000), ADMIN_TOKEN`;
 
@@ -73,6 +75,7 @@ const { positionals, values } = parseArgs({
     vct: { type: 'string', multiple: true },
     doctype: { type: 'string', multiple: true },
     'refresh-seconds': { type: 'string' },
+    root: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -202,6 +205,8 @@ async function run(): Promise<{ status: number; body: unknown }> {
         const ran = webhookCommand({ baseUrl, token }, command, positionals.slice(2), values, need);
         if (ran) return ran;
       }
+      if (group === 'approval' && command === 'verify-receipt')
+        return verifyApprovalReceipt(need(id, 'receipt file'), need(values.root, '--root ca.pem'));
       if (group === 'trust-source') {
         const ran = trustSourceCommand({ baseUrl, token }, command, positionals.slice(2), values, need);
         if (ran) return ran;
