@@ -75,7 +75,7 @@ export interface PresentationResult extends SubmittedResponse {
   /** What was presented, keyed by credential query id; absent when a body was replayed. */
   vpToken?: Record<string, string[]>;
   matches?: Record<string, DcqlMatch>;
-  /** What the End-User approved; empty when the request carried no transaction data. */
+  /** The request's transaction data, signed as approved (a replayed body signs nothing); often empty. */
   transactionData: TransactionData[];
 }
 
