@@ -4,10 +4,14 @@ import { parseArgs } from 'node:util';
 import { fileWallet } from './src/file-wallet-store.js';
 import {
   type DcqlMatch,
+  describeTransactionData,
   dottedPath,
   HolderWallet,
   PresentationDeclinedError,
+  type PresentOptions,
   type StoredCredential,
+  type TransactionData,
+  TransactionDataNotApprovedError,
   WalletError,
 } from './src/index.js';
 
@@ -22,6 +26,11 @@ import {
  *     --only mandatee.email (repeatable)   discloses only those of the requested claims (an mdoc's
  *                                           by `namespace.element` or the element name alone)
  *     --dry-run                            prints what would be disclosed and sends nothing
+ *     --approve                            signs the request's transaction data (an approval of a
+ *                                           purchase order, say) after printing it on stderr;
+ *                                           without it such a request is refused, nothing sent
+ *     --approve-type URN (repeatable)      accepts transaction data of a type the wallet does not
+ *                                           know; it is printed whole
  *   list                                   prints the stored credentials and their current status
  * Every command prints one JSON document on stdout. `--allow-http` for a local service without TLS.
  */
@@ -32,6 +41,8 @@ const USAGE = `usage: npx tsx clients/wallet/cli.ts <command> [options]
     [--only CLAIM]... [--dry-run]        disclose only these requested claims (dotted, e.g.
                                          mandatee.email; an mdoc's element name, e.g. mandatee);
                                          print what would be sent, send nothing
+    [--approve] [--approve-type URN]...  sign the transaction data the verifier asks to approve
+                                         (printed first); also accept this unknown type
   list                                   show the stored credentials and their status now
 options: --store DIR (default ~/.credservice-wallet)  --allow-http (a local service without TLS)`;
 
@@ -42,6 +53,8 @@ const { positionals, values } = parseArgs({
     configuration: { type: 'string' },
     only: { type: 'string', multiple: true },
     'dry-run': { type: 'boolean', default: false },
+    approve: { type: 'boolean', default: false },
+    'approve-type': { type: 'string', multiple: true },
     store: { type: 'string', default: path.join(os.homedir(), '.credservice-wallet') },
     'allow-http': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
@@ -61,6 +74,17 @@ const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 /** What kind of credential it is: the SD-JWT VC's type, or the mdoc's doctype. */
 const kindOf = (c: StoredCredential) =>
   c.format === 'mso_mdoc' ? { format: c.format, doctype: c.doctype } : { format: 'dc+sd-jwt', vct: c.vct };
+/** What the verifier asks to approve, for a person to read on stderr (stdout keeps its one JSON). */
+const printApprovals = (heading: string, list: TransactionData[]) => {
+  console.error(heading);
+  for (const t of list.map(describeTransactionData)) {
+    const { type, subject, description, amount, other } = t;
+    console.error(`  - ${type}${subject ? `: ${subject}` : ''}`);
+    if (description) console.error(`    ${description}`);
+    if (amount) console.error(`    amount: ${amount}`);
+    if (other) console.error(`    ${JSON.stringify(other)}`);
+  }
+};
 
 try {
   if (command === 'receive') {
@@ -76,7 +100,17 @@ try {
     }
     print({ store, credentials });
   } else if (command === 'present') {
-    const options = values.only ? { only: values.only } : {};
+    const options: PresentOptions = {
+      ...(values.only ? { only: values.only } : {}),
+      ...(values['approve-type'] ? { transactionDataTypes: values['approve-type'] } : {}),
+      // Printed as the wallet asks, so the holder sees what is signed before anything is sent.
+      approve:
+        values.approve &&
+        ((list) => {
+          printApprovals('approving:', list);
+          return true;
+        }),
+    };
     // Which credential answers each query, and which of the requested claims go with it.
     const describe = (matches: Record<string, DcqlMatch> = {}) =>
       Object.values(matches).map((m) => ({
@@ -89,11 +123,23 @@ try {
       }));
     if (values['dry-run']) {
       const preview = await wallet.preview(uri ?? '', options);
-      print({ verifier: preview.request.client_id, dry_run: true, would_present: describe(preview.matches) });
+      const wouldApprove = preview.transactionData.map(describeTransactionData);
+      print({
+        verifier: preview.request.client_id,
+        dry_run: true,
+        would_present: describe(preview.matches),
+        ...(wouldApprove.length ? { would_approve: wouldApprove } : {}),
+      });
     } else {
       const result = await wallet.present(uri ?? '', options);
       const presented = describe(result.matches);
-      print({ verifier: result.request.client_id, presented, redirect_uri: result.redirectUri ?? null });
+      const approved = result.transactionData.map(describeTransactionData);
+      print({
+        verifier: result.request.client_id,
+        presented,
+        ...(approved.length ? { approved } : {}),
+        redirect_uri: result.redirectUri ?? null,
+      });
     }
   } else {
     const credentials = [];
@@ -115,6 +161,9 @@ try {
 } catch (e) {
   if (e instanceof PresentationDeclinedError)
     console.error(`declined: no stored credential answers the request (${e.message}); the verifier was told`);
-  else console.error(e instanceof WalletError ? `${e.name}: ${e.message}` : e);
+  else if (e instanceof TransactionDataNotApprovedError) {
+    printApprovals('not approved: the verifier asks you to approve', e.transactionData);
+    console.error('nothing was sent; run again with --approve to sign it');
+  } else console.error(e instanceof WalletError ? `${e.name}: ${e.message}` : e);
   process.exit(1);
 }

@@ -4,6 +4,7 @@ import { Openid4vpClient, type ResolvedOpenid4vpAuthorizationRequest } from '@op
 import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { base64url, CompactEncrypt, compactVerify, importJWK, type JWK } from 'jose';
+import { type TransactionDataMode, transactionDataHashClaims } from './third-party-transaction-data.js';
 
 /**
  * A second holder made only of third-party libraries: @openid4vc/openid4vp resolves and checks the
@@ -11,6 +12,7 @@ import { base64url, CompactEncrypt, compactVerify, importJWK, type JWK } from 'j
  * response; @sd-jwt/sd-jwt-vc makes the presentation and KB-JWT. Nothing of clients/wallet is used,
  * so the verifier is shown to work with a wallet it did not grow up with. Its DCQL support is the
  * common case only: one credential per query matched by vct, claims as listed (first claim_sets option).
+ * Transaction data is signed into the KB-JWTs only with `approve` (see third-party-transaction-data).
  */
 
 // The test verifier speaks plain HTTP on loopback; the library refuses http: URLs unless told.
@@ -72,26 +74,35 @@ export interface ThirdPartyPresentation {
   body: Record<string, unknown>;
 }
 
-/** How a presentation departs from a careful wallet's: its content encryption, or no KB-JWT. */
+/**
+ * How a presentation departs from a careful wallet's: its content encryption, no KB-JWT, or
+ * transaction data hashes left out or wrong. `approve` signs the request's transaction data;
+ * without it a request carrying any is refused.
+ */
 export interface PresentOptions {
   enc?: 'A128GCM' | 'A256GCM';
   keyBinding?: boolean;
+  approve?: boolean;
+  transactionDataMode?: TransactionDataMode;
 }
 
 export class ThirdPartyHolder {
   readonly client: Openid4vpClient;
+  /** The hash callback the library is given, for the transaction data hashes too. */
+  private readonly hash: CallbackContext['hash'];
 
   private constructor(
     readonly holderJwk: JWK,
     private readonly privateJwk: webcrypto.JsonWebKey,
     fetchImpl: typeof fetch,
   ) {
+    this.hash = (data, alg) => {
+      if (!Object.values(HashAlgorithm).includes(alg)) throw new Error(`unsupported hash ${alg}`);
+      return createHash(alg.replace('-', '')).update(data).digest();
+    };
     const callbacks: Omit<CallbackContext, 'generateRandom' | 'clientAuthentication'> = {
       fetch: fetchImpl,
-      hash: (data, alg) => {
-        if (alg !== HashAlgorithm.Sha256) throw new Error(`unsupported hash ${alg}`);
-        return createHash('sha256').update(data).digest();
-      },
+      hash: this.hash,
       // x509_hash: the library checks the hash of x5c[0]; we check the signature with its key.
       verifyJwt: async (signer, { compact }) => {
         if (signer.method !== 'x5c') return { verified: false };
@@ -228,9 +239,10 @@ export class ThirdPartyHolder {
     origin: string,
     credentials: string[],
     audience = `origin:${origin}`,
+    options: PresentOptions = {},
   ): Promise<{ resolved: ResolvedOpenid4vpAuthorizationRequest; data: Record<string, unknown> }> {
     return this.answerDcApiWithVpToken(request, origin, (resolved) =>
-      this.vpToken(resolved, credentials, audience),
+      this.vpToken(resolved, credentials, audience, options),
     );
   }
 
@@ -269,6 +281,12 @@ export class ThirdPartyHolder {
     const vpToken: Record<string, string[]> = {};
     const query = resolved.dcql?.query as DcqlQueryLike | undefined;
     if (!query) throw new Error('the request has no dcql_query');
+    const transactionDataHashes = await transactionDataHashClaims(
+      resolved,
+      query.credentials.map((q) => q.id),
+      this.hash,
+      { approve: options.approve ?? false, mode: options.transactionDataMode ?? 'sign' },
+    );
     for (const q of query.credentials) {
       const credential = credentials.find((c) => q.meta?.vct_values?.includes(vctOf(c) as string));
       if (!credential) throw new Error(`no credential for query ${q.id}`);
@@ -279,7 +297,13 @@ export class ThirdPartyHolder {
       const keys = (await sdJwtVc.presentableKeys(credential)).filter((k) =>
         paths.some((p) => keyMatchesPath(k, p)),
       );
-      const kb = { payload: { aud: audience, nonce, iat: Math.floor(Date.now() / 1000) } };
+      const payload = {
+        aud: audience,
+        nonce,
+        iat: Math.floor(Date.now() / 1000),
+        ...transactionDataHashes[q.id],
+      };
+      const kb = { payload };
       const frame = presentationFrame(keys);
       vpToken[q.id] = [
         options.keyBinding === false

@@ -2,6 +2,7 @@ import { type CredentialFormat, formatOf, type StoredCredential } from './creden
 import { WalletError } from './errors.js';
 import { asObject, checkedUrl, type HttpOptions, stringField } from './http.js';
 import type { DcqlQuery } from './select-for-dcql.js';
+import { readTransactionData, type TransactionDataOptions } from './transaction-data.js';
 import type { X5cCheckOptions } from './x5c-chain.js';
 
 /** The Response Modes this wallet answers with (OID4VP §8.2, §8.3.1). */
@@ -25,6 +26,8 @@ export interface AuthorizationRequest {
   state?: string;
   dcql_query: DcqlQuery;
   client_metadata?: ClientMetadata;
+  /** base64url JSON objects to approve (§5.1), checked by readTransactionData. */
+  transaction_data?: string[];
   [other: string]: unknown;
 }
 
@@ -62,7 +65,7 @@ const URL_SAFE = /^[A-Za-z0-9._~-]+$/;
 /** The `aud` of a Request Object under static discovery (OID4VP §5.8). */
 export const SELF_ISSUED_AUDIENCE = 'https://self-issued.me/v2';
 
-export interface RequestValidationOptions extends HttpOptions, X5cCheckOptions {
+export interface RequestValidationOptions extends HttpOptions, X5cCheckOptions, TransactionDataOptions {
   /** Tolerated clock difference in seconds (default 60). */
   skewSeconds?: number;
 }
@@ -92,12 +95,11 @@ export function validateAuthorizationRequest(
   if (!URL_SAFE.test(stringField(payload, 'nonce', what))) throw new WalletError('nonce is not URL-safe');
   if (payload.state !== undefined && (typeof payload.state !== 'string' || !URL_SAFE.test(payload.state)))
     throw new WalletError('state is not a URL-safe string');
-  // §5.1: a wallet that does not support transaction_data must reject requests carrying it.
-  if (payload.transaction_data !== undefined)
-    throw new WalletError('invalid_transaction_data: transaction_data is not supported');
   if (payload.scope !== undefined && payload.dcql_query !== undefined)
     throw new WalletError('invalid_request: both scope and dcql_query');
   asObject(payload.dcql_query, 'dcql_query');
+  // §5.1: even one unknown or malformed entry fails the whole request, before anything is shown.
+  readTransactionData(payload.transaction_data, payload.dcql_query, opts);
   if (payload.client_metadata !== undefined)
     checkClientMetadata(asObject(payload.client_metadata, 'client_metadata'));
   checkTimes(payload, opts);

@@ -77,6 +77,7 @@ export class HolderWallet {
   /**
    * Answers an OID4VP request link (`openid4vp://?client_id=…&request_uri=…`) with the stored
    * credentials; `redirectUri` in the result is where the verifier wants the user agent to go.
+   * A request carrying transaction data is answered only with `options.approve` (see `preview`).
    */
   async present(authorizationRequestUri: string, options: PresentOptions = {}): Promise<PresentationResult> {
     const credentials = await this.#store.list();

@@ -1,10 +1,12 @@
 /**
  * A holder wallet for OpenID4VCI 1.0 (pre-authorized code flow), OpenID4VP 1.0 (signed requests of
  * x509_hash and x509_san_dns clients, DCQL, direct_post and direct_post.jwt, the Digital
- * Credentials API), SD-JWT VC and ISO mdoc (mso_mdoc, its CBOR and COSE through @owf/mdoc). Each
- * protocol step is a verb-first function taking its inputs and HttpOptions; HolderWallet wires them
- * to a key provider (HolderCrypto) and a CredentialStore.
+ * Credentials API, transaction data signed into KB-JWTs once approved), SD-JWT VC and ISO mdoc
+ * (mso_mdoc, its CBOR and COSE through @owf/mdoc). Each protocol step is a verb-first function
+ * taking its inputs and HttpOptions; HolderWallet wires them to a key provider (HolderCrypto) and a
+ * CredentialStore.
  */
+export * from './approval-transaction-data.js';
 export * from './authorization-request.js';
 export * from './claims-path.js';
 export * from './credential-offer.js';
@@ -36,6 +38,8 @@ export * from './status-list.js';
 export * from './status-list-cwt.js';
 export * from './submit-response.js';
 export * from './token.js';
+export * from './transaction-data.js';
+export * from './transaction-data-hashes.js';
 export * from './verify-mdoc.js';
 export * from './verify-sd-jwt-vc.js';
 export * from './well-known.js';

@@ -6,6 +6,7 @@ import type { PresentationMisbehaviour } from './present-credentials.js';
 import { splitSdJwt } from './sd-jwt.js';
 import { createSdJwtPresentation } from './sd-jwt-presentation.js';
 import type { DcqlClaimsQuery, DcqlMatch } from './select-for-dcql.js';
+import type { TransactionDataHashes } from './transaction-data-hashes.js';
 
 /** What ties a presentation to its request, per format. */
 export interface PresentationBinding {
@@ -14,6 +15,8 @@ export interface PresentationBinding {
   audience: string;
   /** The SessionTranscript an mdoc's device signature covers; computed only when an mdoc is presented. */
   sessionTranscript: () => Promise<SessionTranscript>;
+  /** The KB-JWT claims for the transaction data each query's presentation authorizes, by query id. */
+  transactionDataHashes?: Record<string, TransactionDataHashes>;
 }
 
 /**
@@ -44,6 +47,8 @@ export async function createPresentation(
       crypto,
     );
   }
+  // readTransactionData refuses transaction data naming an mdoc query, so only an SD-JWT has any.
+  const transactionDataHashes = binding.transactionDataHashes?.[match.queryId];
   return createSdJwtPresentation(
     {
       credential: credential.compact,
@@ -51,6 +56,7 @@ export async function createPresentation(
       holderKeyId: credential.holderKeyId,
       nonce: binding.nonce,
       audience: binding.audience,
+      ...(transactionDataHashes ? { transactionDataHashes } : {}),
       ...(bad.issuedAt !== undefined ? { issuedAt: bad.issuedAt } : {}),
       ...(bad.tamperDisclosure ? { tamperDisclosure: true } : {}),
       ...(bad.skipKeyBinding ? { skipKeyBinding: true } : {}),

@@ -16,6 +16,8 @@ import type { PresentOptions } from './present-credentials.js';
 import { createPresentation, type PresentationBinding } from './present-match.js';
 import { verifyRequestSignature } from './request-object.js';
 import { type DcqlMatch, type DcqlQuery, selectForDcql, UnanswerableQueryError } from './select-for-dcql.js';
+import { readTransactionData } from './transaction-data.js';
+import { assignTransactionDataHashes, requireApproval } from './transaction-data-hashes.js';
 
 /** One entry of `navigator.credentials.get({ digital: { requests } })` (OID4VP 1.0 Appendix A.1). */
 export interface DigitalCredentialRequest {
@@ -31,6 +33,7 @@ export interface DcApiAuthorizationRequest {
   nonce: string;
   dcql_query: DcqlQuery;
   client_metadata?: ClientMetadata;
+  transaction_data?: string[];
 }
 
 /**
@@ -65,6 +68,7 @@ export async function readDcApiRequest(
     throw new WalletError(`response_mode ${String(payload.response_mode)} is not a DC API mode`);
   if (typeof payload.nonce !== 'string' || !payload.nonce) throw new WalletError('the request has no nonce');
   asObject(payload.dcql_query, 'dcql_query');
+  readTransactionData(payload.transaction_data, payload.dcql_query, opts);
   if (payload.client_metadata !== undefined)
     checkClientMetadata(asObject(payload.client_metadata, 'client_metadata'));
   return payload as unknown as DcApiAuthorizationRequest;
@@ -77,6 +81,7 @@ export async function readDcApiRequest(
  * SessionTranscript of the origin and nonce. Returns the DigitalCredential's `data` for the
  * browser to hand back: `{ response }` encrypted to the verifier's key for dc_api.jwt,
  * `{ vp_token }` for dc_api, or `{ error: 'access_denied' }` when nothing answers the query.
+ * Transaction data is signed only when `approve` approves it, as over a link.
  */
 export async function presentOverDcApi(
   dcRequest: DigitalCredentialRequest,
@@ -86,6 +91,8 @@ export async function presentOverDcApi(
   opts: PresentOptions = {},
 ) {
   const request = await readDcApiRequest(dcRequest, origin, opts);
+  const transactionData = readTransactionData(request.transaction_data, request.dcql_query, opts);
+  await requireApproval(transactionData, opts.approve);
   const bad = opts.misbehave ?? {};
   const answer = async (parameters: Record<string, unknown>) =>
     request.response_mode === 'dc_api.jwt'
@@ -98,16 +105,21 @@ export async function presentOverDcApi(
     if (opts.only) matches = limitDisclosures(matches, opts.only);
   } catch (e) {
     if (!(e instanceof UnanswerableQueryError)) throw e;
-    return { request, data: await answer({ error: e.error }) };
+    return { request, transactionData, data: await answer({ error: e.error }) };
   }
   const nonce = bad.nonce ?? request.nonce;
   const binding: PresentationBinding = {
     nonce,
     audience: bad.audience ?? `origin:${origin}`,
     sessionTranscript: () => dcApiSessionTranscript({ ...request, nonce }, origin),
+    transactionDataHashes: assignTransactionDataHashes(
+      transactionData,
+      Object.keys(matches),
+      bad.transactionData,
+    ),
   };
   const vpToken: Record<string, string[]> = {};
   for (const [id, match] of Object.entries(matches))
     vpToken[id] = [await createPresentation(match, binding, crypto, bad)];
-  return { request, vpToken, data: await answer({ vp_token: vpToken }) };
+  return { request, vpToken, transactionData, data: await answer({ vp_token: vpToken }) };
 }

@@ -3,6 +3,7 @@ import { base64url } from 'jose';
 import { WalletError } from './errors.js';
 import type { HolderCrypto } from './holder-crypto.js';
 import { splitSdJwt } from './sd-jwt.js';
+import type { TransactionDataHashes } from './transaction-data-hashes.js';
 
 export const KB_JWT_TYP = 'kb+jwt';
 
@@ -19,6 +20,8 @@ export interface SdJwtPresentationInput {
   audience: string;
   /** Seconds since the epoch; now when absent. */
   issuedAt?: number;
+  /** The transaction data this presentation authorizes, as top-level KB-JWT claims (B.3.3). */
+  transactionDataHashes?: TransactionDataHashes;
   /** Test only: change the value of the first disclosure, so its digest no longer matches. */
   tamperDisclosure?: boolean;
   /** Test only: present the SD-JWT without its Key Binding JWT. */
@@ -34,7 +37,8 @@ const encodeJson = (v: unknown) => base64url.encode(JSON.stringify(v));
 /**
  * An SD-JWT+KB presentation (RFC 9901 §4.3, OID4VP Appendix B.3.6): the issuer-signed JWT, the chosen
  * disclosures, and a KB-JWT with `typ` kb+jwt, `iat`, `aud` (the client_id), `nonce` and `sd_hash`
- * over what precedes it. The JWS is assembled here so that HolderCrypto only signs bytes.
+ * over what precedes it, plus `transaction_data_hashes` and its `_alg` when it authorizes any
+ * transaction data (B.3.3). The JWS is assembled here so that HolderCrypto only signs bytes.
  */
 export async function createSdJwtPresentation(
   input: SdJwtPresentationInput,
@@ -52,6 +56,7 @@ export async function createSdJwtPresentation(
     aud: input.audience,
     nonce: input.nonce,
     sd_hash: sdHash(sdJwt),
+    ...input.transactionDataHashes,
   };
   const signingInput = `${encodeJson(header)}.${encodeJson(payload)}`;
   const signature = await crypto.sign(input.holderKeyId, new TextEncoder().encode(signingInput));
