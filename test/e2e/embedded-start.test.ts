@@ -106,9 +106,10 @@ describe('npm start on embedded defaults', () => {
 
   it('serves concurrent credential requests', () => mission.concurrentRedemptions(8), 60_000);
 
-  it('verifies a presentation the integrator polls for', async () => {
+  it('verifies a presentation the integrator polls for, and an approval with its receipt', async () => {
     const { wallet } = await mission.issueUi();
     await mission.presentAndPoll(wallet);
+    await mission.approve(wallet);
   }, 60_000);
 
   it('provisions a SCIM user: created, deactivated, deleted', () => mission.scimLifecycle(), 60_000);

@@ -37,9 +37,10 @@ describe('with a pool of one connection', () => {
 
   it('serves concurrent credential requests', () => mission.concurrentRedemptions(4));
 
-  it('verifies a presentation and logs in over OpenID Connect', async () => {
+  it('verifies a presentation and an approval, and logs in over OpenID Connect', async () => {
     const { wallet } = await mission.issueUi();
     await mission.presentAndPoll(wallet);
+    await mission.approve(wallet);
     await mission.oidcLogin(wallet);
   });
 

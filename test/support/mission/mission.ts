@@ -16,6 +16,7 @@ import { EMPLOYEE_NS } from '../mdoc-wallet.js';
 import { scimClient } from '../scim-client.js';
 import { acmeTenant } from '../test-service.js';
 import { until } from '../until.js';
+import { approveWithDemoWallet } from './approval.js';
 import { issueByAuthorizationCode } from './authorization-code.js';
 import type { Mailbox } from './mailbox.js';
 import { mdocLifecycle } from './mdoc.js';
@@ -180,10 +181,11 @@ export class Mission {
     expect(polled.body).toMatchObject({ status: 'verified', verified: true });
   }
 
-  /**
-   * The employee credential as an ISO mdoc: issued by HAIP's authorization code flow (a third-party
-   * wallet: PAR, DPoP) and by pre-authorized code, presented over direct_post.jwt, revoked and refused.
-   */
+  /** An employee approves an action their credential's power allows, with the demo wallet. */
+  async approve(wallet: HolderWallet) {
+    await approveWithDemoWallet(this.integrator, wallet);
+  }
+
   /** A PID-like credential trusted through a published list (ETSI TS 119 602), then no longer. */
   async trustListLifecycle() {
     await trustListLifecycle(this.service, this.integrator, this.tenant.id);
@@ -201,6 +203,10 @@ export class Mission {
     );
   }
 
+  /**
+   * The employee credential as an ISO mdoc: issued by HAIP's authorization code flow (a third-party
+   * wallet: PAR, DPoP) and by pre-authorized code, presented over direct_post.jwt, revoked and refused.
+   */
   async mdocLifecycle() {
     await issueByAuthorizationCode(
       this.baseUrl,
