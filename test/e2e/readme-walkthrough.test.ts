@@ -68,6 +68,9 @@ describe('the README walkthrough', () => {
     expect(output).toMatch(/"status":"offered"/);
     expect(output).toMatch(/SD-JWT VC with \d+ disclosures/);
     expect(output).toMatch(/INVALID/);
+    // The approval: approved by the wallet, its receipt valid offline.
+    expect(output).toMatch(/"valid": true/);
+    expect(output).toMatch(/PO-2026-0042/);
     // The employee mdoc: received as mso_mdoc, and its session verified with the mandatee alone.
     expect(output).toMatch(/"format": ?"mso_mdoc"/);
     expect(output).toMatch(
