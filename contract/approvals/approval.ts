@@ -83,3 +83,9 @@ export const ApprovalStatus = z.object({
       'Once approved: the signed receipt, a JWS (typ approval-receipt+jwt, ES256, x5c) anyone can check offline',
     ),
 });
+
+/**
+ * RFC 9396 authorization details of an approval asked for through the OpenID provider: the
+ * transaction (its `type` is the transaction data type) and the power the approver must hold.
+ */
+export const ApprovalAuthorizationDetail = ApprovalTransaction.extend({ power: RequiredPower });

@@ -23,4 +23,16 @@ export const OidcTokenResponse = z.object({
     .describe(
       'Credential issuer, when the tenant allows credential refresh: for grant_type=refresh_token. DPoP-bound: not rotated, a refresh returns the same one; unbound: good once, each use returns a new one',
     ),
+  authorization_details: z
+    .array(z.record(z.unknown()))
+    .optional()
+    .describe(
+      'RFC 9396: for a sign-in that asked for an approval, the approval granted, with its approval_id',
+    ),
+  approval_receipt: z
+    .string()
+    .optional()
+    .describe(
+      'For a sign-in that asked for an approval: the signed receipt (typ approval-receipt+jwt), evidence anyone can check offline',
+    ),
 });

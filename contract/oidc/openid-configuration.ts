@@ -10,6 +10,10 @@ export const OpenIdConfiguration = AuthorizationServerMetadata.extend({
   require_pushed_authorization_requests: z.boolean().optional(),
   userinfo_endpoint: z.string().url().optional(),
   scopes_supported: z.array(z.string()).optional(),
+  authorization_details_types_supported: z
+    .array(z.string())
+    .optional()
+    .describe('RFC 9396: the approval type a relying party may ask for'),
   response_modes_supported: z.array(z.string()).optional(),
   subject_types_supported: z.array(z.string()).optional(),
   id_token_signing_alg_values_supported: z.array(z.string()).optional(),

@@ -80,6 +80,7 @@ export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
             dcApiResponseUrl: dcApiResponsePath(login.sessionId),
             completeUrl: `/oauth2/authorize/complete?session=${session}`,
             scriptUrl: LOGIN_SCRIPT_PATH,
+            ...(login.approval ? { approval: login.approval } : {}),
           }),
         );
       } catch (e) {

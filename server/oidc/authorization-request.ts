@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { S256_CODE_CHALLENGE } from '../../contract/oidc/pkce.js';
+import type { SessionApproval } from '../approvals/session-approval.js';
+import { readApprovalDetails } from './approval-details.js';
 import { OidcClient } from './oidc-client.entity.js';
 
 /**
@@ -23,6 +25,8 @@ export interface ValidAuthorizationRequest {
   state: string | undefined;
   nonce: string;
   codeChallenge: string;
+  /** RFC 9396 authorization_details asking the user to approve a transaction (server/approvals). */
+  approval?: SessionApproval;
 }
 
 /** The parameters of a request: the query of GET /oauth2/authorize, or the form pushed at PAR. */
@@ -85,7 +89,11 @@ export async function readAuthorizationRequest(
     throw invalid('code_challenge is not a base64url SHA-256 value');
   if (single(params, 'prompt', invalid)?.split(' ').includes('none'))
     throw back('login_required')('signing in always needs the user to present a credential');
-  return { client, redirectUri, state, nonce, codeChallenge };
+  const approval = readApprovalDetails(
+    single(params, 'authorization_details', invalid),
+    back('invalid_authorization_details'),
+  );
+  return { client, redirectUri, state, nonce, codeChallenge, ...(approval ? { approval } : {}) };
 }
 
 /** The client's redirect_uri with the response parameters added to its query (and `iss`, RFC 9207). */

@@ -101,5 +101,20 @@ export async function exchangeAuthorizationCode(
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
     scope: 'openid',
     id_token: idToken,
+    ...approvalGranted(session),
+  };
+}
+
+/**
+ * RFC 9396 section 7: the authorization details granted, for a sign-in that was an approval, with
+ * its id; and the signed receipt (server/approvals) the relying party keeps as evidence.
+ */
+function approvalGranted(session: PresentationSession) {
+  const receipt = (session.result as { receipt?: string } | null)?.receipt;
+  if (!session.approval || !receipt) return {};
+  const { transaction, power } = session.approval;
+  return {
+    authorization_details: [{ ...transaction, power, approval_id: session.approvalId }],
+    approval_receipt: receipt,
   };
 }

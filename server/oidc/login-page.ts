@@ -1,4 +1,5 @@
 import type { DigitalCredentialRequest } from '../../contract/oid4vp/dc-api-request.js';
+import type { SessionApproval } from '../approvals/session-approval.js';
 import { escapeHtml } from '../http/escape-html.js';
 import { brandedPage, expiryHtml, type TenantPage } from '../tenants/branded-page.js';
 
@@ -31,6 +32,23 @@ export interface LoginPageInput {
   dcApiResponseUrl: string;
   completeUrl: string;
   scriptUrl: string;
+  /** What the sign-in asks the user to approve (RFC 9396 authorization_details). */
+  approval?: SessionApproval;
+}
+
+/** The approval the user is asked for, spelled out: the wallet shows the same before it signs. */
+function approvalHtml(approval: SessionApproval | undefined): string {
+  if (!approval) return '';
+  const e = escapeHtml;
+  const { transaction: t, power } = approval;
+  const amount = t.amount
+    ? `<dt>Amount</dt><dd id="approval-amount">${e(t.amount.value)} ${e(t.amount.currency)}</dd>`
+    : '';
+  const description = t.description ? `<dt>Description</dt><dd>${e(t.description)}</dd>` : '';
+  return `<section id="approval"><h2>You are asked to approve</h2><dl>
+<dt>Subject</dt><dd id="approval-subject">${e(t.subject)}</dd>${description}${amount}
+<dt>As</dt><dd>${e(power.function)} / ${e(power.action)}${power.domain ? ` (${e(power.domain)})` : ''}</dd></dl>
+<p>Your wallet will ask you to confirm it; approve only what you expect.</p></section>`;
 }
 
 /**
@@ -46,6 +64,7 @@ export function renderLoginPage(p: LoginPageInput): string {
     `<main id="login" data-state="pending" data-session="${e(p.sessionId)}" data-events="${e(p.eventsUrl)}" data-complete="${e(p.completeUrl)}" data-dc-requests="${e(JSON.stringify(p.dcApiRequests))}" data-dc-response="${e(p.dcApiResponseUrl)}">
 <h1>Sign in to ${e(p.clientName)}</h1>
 <p>Scan the code with your wallet and present your ${e(p.tenant.credentialName)}.</p>
+${approvalHtml(p.approval)}
 <img id="qr" src="${e(p.qrCode)}" data-uri="${e(p.crossDeviceUri)}" alt="QR code of the presentation request">
 <p id="dc-api" hidden><button id="dc-api-button" class="button" type="button">Use a wallet of this browser</button></p>
 <p><a id="same-device" class="button" href="${e(p.authorizationRequestUri)}">Open my wallet on this device</a></p>

@@ -1,3 +1,4 @@
+import { APPROVAL_TRANSACTION_TYPE } from '../../contract/approvals/approval.js';
 import { PRE_AUTHORIZED_CODE_GRANT } from '../../contract/issuance/issuance-request.js';
 import { ASSERTION_ALGORITHMS } from './client-authentication.js';
 import { requiresPar, type ServedRoles } from './served-roles.js';
@@ -86,6 +87,8 @@ const openIdProviderMetadata = (e: ReturnType<typeof oidcEndpoints>) => ({
   authorization_response_iss_parameter_supported: true,
   request_parameter_supported: false,
   request_uri_parameter_supported: false,
+  // RFC 9396: a relying party may ask the user to approve a transaction (server/approvals).
+  authorization_details_types_supported: [APPROVAL_TRANSACTION_TYPE],
   claims_parameter_supported: false,
   // Beyond these, each client's claims_mapping names the claims it receives.
   claims_supported: [

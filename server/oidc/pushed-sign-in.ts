@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request } from 'express';
+import type { SessionApproval } from '../approvals/session-approval.js';
 import { type TtlStore, TtlStoreUnavailable } from '../ephemeral/ttl-store.js';
 import {
   newSecret,
@@ -31,6 +32,7 @@ interface PushedSignIn {
   state?: string;
   nonce: string;
   codeChallenge: string;
+  approval?: SessionApproval;
 }
 
 // The store holds a hash of the id, so it never sees a usable request_uri.
@@ -67,6 +69,7 @@ export async function pushSignInRequest(req: Request, store: TtlStore, audiences
     ...(request.state !== undefined ? { state: request.state } : {}),
     nonce: request.nonce,
     codeChallenge: request.codeChallenge,
+    ...(request.approval ? { approval: request.approval } : {}),
   };
   const id = newSecret();
   await store.set(keyOf(id), JSON.stringify(pushed), PUSHED_SIGN_IN_TTL_SECONDS);
@@ -101,6 +104,6 @@ export async function takePushedSignIn(
   const client = await em.findOne(OidcClient, { id: pushed.clientId });
   if (!client?.redirectUris.includes(pushed.redirectUri))
     throw new AuthorizationError('invalid_client', 'the client or its redirect_uri is no longer registered');
-  const { redirectUri, state, nonce, codeChallenge } = pushed;
-  return { client, redirectUri, state, nonce, codeChallenge };
+  const { redirectUri, state, nonce, codeChallenge, approval } = pushed;
+  return { client, redirectUri, state, nonce, codeChallenge, ...(approval ? { approval } : {}) };
 }

@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DigitalCredentialRequest } from '../../contract/oid4vp/dc-api-request.js';
+import { approvalTransactionData } from '../approvals/approval-transaction-data.js';
+import type { SessionApproval } from '../approvals/session-approval.js';
+import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { DomainError } from '../domain-errors.js';
 import { TtlStoreUnavailable } from '../ephemeral/ttl-store.js';
+import { credentialFormat } from '../formats/credential-formats.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { hashSecret } from '../tenants/token-secret.js';
 import { createPresentationSession } from '../verification/create-presentation-session.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
+import { APPROVAL_QUERY_ID } from './approval-details.js';
 import { AuthorizationError, type ValidAuthorizationRequest } from './authorization-request.js';
 import { savePendingSignIn } from './pending-sign-in.js';
 
@@ -27,6 +32,8 @@ export interface StartedLogin {
   dcApiRequests: DigitalCredentialRequest[];
   /** Goes into a cookie of the browser that started the login; only its hash is stored. */
   browserSecret: string;
+  /** What the sign-in asks the user to approve, for the page to show. */
+  approval?: SessionApproval;
 }
 
 /**
@@ -38,6 +45,30 @@ export interface StartedLogin {
  * The session is also answerable over the W3C Digital Credentials API from the login page itself
  * (HAIP 1.0: dc_api.jwt, a signed request naming the verifier's origin as the one expected origin).
  */
+/**
+ * A sign-in that asks for an approval (RFC 9396 authorization_details): its transaction goes to the
+ * wallet as OpenID4VP transaction data bound to the login's credential query, and the session keeps
+ * the power the approval needs, checked when the wallet answers (server/approvals).
+ */
+async function approvalOf(
+  em: EntityManager,
+  request: ValidAuthorizationRequest,
+  back: { uri: string; state: string | undefined },
+) {
+  if (!request.approval) return {};
+  const configuration = await findConfiguration(em, request.client.credentialConfigurationId);
+  if (!configuration || !credentialFormat(configuration.format)?.bindsTransactionData)
+    throw new AuthorizationError(
+      'invalid_authorization_details',
+      'the client’s credential cannot carry transaction data: approvals need an SD-JWT VC configuration',
+      back,
+    );
+  return {
+    transaction_data: [approvalTransactionData(request.approval.transaction, APPROVAL_QUERY_ID)],
+    approval: { id: `apr_${randomBytes(16).toString('base64url')}`, approval: request.approval },
+  };
+}
+
 export async function startLogin(
   em: EntityManager,
   verifier: VerifierServices,
@@ -54,6 +85,7 @@ export async function startLogin(
       back,
     );
   const browserSecret = randomBytes(32).toString('base64url');
+  const approval = await approvalOf(em, request, back);
   try {
     const created = await createPresentationSession(
       em,
@@ -68,6 +100,7 @@ export async function startLogin(
         // HAIP 1.0 same-device flow: the wallet sends the browser back here with a response_code,
         // which completes the sign-in only together with this browser's login cookie.
         redirect_uri: `${verifier.config.verifierUrl}${COMPLETE_PATH}`,
+        ...approval,
       },
       'ephemeral',
     );
@@ -93,6 +126,7 @@ export async function startLogin(
       crossDeviceUri: created.crossDeviceUri,
       dcApiRequests,
       browserSecret,
+      ...(request.approval ? { approval: request.approval } : {}),
     };
   } catch (e) {
     // The tenant's verifier cannot make this request (its HAIP 1.0 profile without trust anchors):

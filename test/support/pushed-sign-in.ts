@@ -52,6 +52,8 @@ export async function pushedOidcSignIn(
   baseUrl: string,
   client: { client_id: string; client_secret?: string | null },
   redirectUri: string,
+  /** Further request parameters, e.g. RFC 9396 `authorization_details`. */
+  extra: Record<string, string> = {},
 ) {
   const verifier = randomBytes(32).toString('base64url');
   const params = {
@@ -63,6 +65,7 @@ export async function pushedOidcSignIn(
     nonce: randomBytes(12).toString('base64url'),
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
+    ...extra,
   };
   const basic = { id: client.client_id, secret: client.client_secret as string };
   const pushed = await pushSignIn(baseUrl, params, { basic });
