@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DcApiRequest, DigitalCredentialRequest } from '../oid4vp/dc-api-request.js';
 import { ResponseMode } from '../verification/authorization-request.js';
 
 /** The built-in transaction data type of an approval (OpenID4VP 1.0 §5.1 `transaction_data`). */
@@ -60,6 +61,9 @@ export const ApprovalCreated = z.object({
   qr_code: z.string(),
   expires_in: z.number().int(),
   session_binding: z.string().optional().describe('With a redirect_uri, as for presentation sessions'),
+  dc_api_request: DcApiRequest.optional().describe('dc_api modes: as for presentation sessions'),
+  dc_api_requests: z.array(DigitalCredentialRequest).optional(),
+  dc_api_response_uri: z.string().optional(),
 });
 
 export const ApprovalStatus = z.object({

@@ -36,6 +36,13 @@ export function approvalRoutes(services: VerifierServices) {
             qr_code: created.qrCode,
             expires_in: created.expiresIn,
             ...(created.sessionBinding ? { session_binding: created.sessionBinding } : {}),
+            ...(created.dcApiRequest
+              ? {
+                  dc_api_request: created.dcApiRequest,
+                  dc_api_requests: created.dcApiRequests,
+                  dc_api_response_uri: created.dcApiResponseUri,
+                }
+              : {}),
           },
         };
       });

@@ -161,6 +161,25 @@ describe('approvals', () => {
     }
   }, 60_000);
 
+  it('approves over the Digital Credentials API too (dc_api.jwt)', async () => {
+    const origin = 'https://purchasing.acme.test';
+    const wallet = await demoWallet();
+    const approval = await newApproval({ response_mode: 'dc_api.jwt', expected_origins: [origin] });
+    const request = approval.dc_api_request;
+    if (!request || !approval.dc_api_response_uri) throw new Error('no dc_api_request');
+    const { data } = await wallet.answerDcApi(request, origin, { approve: true });
+    const posted = await fetch(approval.dc_api_response_uri, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ origin, data }),
+    });
+    expect(posted.status).toBe(200);
+    expect(await approvalOf(approval.approval_id)).toMatchObject({
+      status: 'approved',
+      receipt: expect.any(String),
+    });
+  });
+
   it('fails as mandate_insufficient when the credential’s powers do not cover the action', async () => {
     const wallet = await demoWallet([{ function: 'Onboarding', action: ['Execute'] }]);
     const approval = await newApproval();

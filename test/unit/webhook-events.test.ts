@@ -28,6 +28,19 @@ describe('webhookEventOf', () => {
     });
   });
 
+  it('tells an approval’s integrator of it as an approval, with the approval id beside the session', () => {
+    expect(webhookEventOf(audit('verification.verified', 's3', { approval: 'apr_1' }))).toMatchObject({
+      type: 'approval.verified',
+      data: { approval_id: 'apr_1', session_id: 's3' },
+    });
+    expect(
+      webhookEventOf(audit('verification.failed', 's4', { approval: 'apr_2', reason: 'mandate_insufficient' })),
+    ).toMatchObject({
+      type: 'approval.failed',
+      data: { approval_id: 'apr_2', session_id: 's4', reason: 'mandate_insufficient' },
+    });
+  });
+
   it('tells SCIM provisioning and deprovisioning by user id and credential ids, never attributes', () => {
     const created = audit('scim.user.created', 'u1', {
       credential: 'issued',
