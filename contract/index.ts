@@ -4,6 +4,7 @@ import { registrationCertificateContract } from './admin/registration-certificat
 import { trustSourceContract } from './admin/trust-source-contract.js';
 import { trustedIssuerContract } from './admin/trusted-issuer-contract.js';
 import { webhookContract } from './admin/webhook-contract.js';
+import { transactionDataTypeContract } from './approvals/transaction-data-type.js';
 import { healthContract } from './health-contract.js';
 import { integratorContract } from './integrator-contract.js';
 import { oid4vciContract } from './oid4vci/oid4vci-contract.js';
@@ -29,6 +30,7 @@ export const contract = c.router({
   oid4vp: oid4vpContract,
   trustedIssuers: trustedIssuerContract,
   trustSources: trustSourceContract,
+  transactionDataTypes: transactionDataTypeContract,
   registrationCertificates: registrationCertificateContract,
   webhooks: webhookContract,
 });
@@ -41,6 +43,7 @@ export * from './admin/trusted-issuer-contract.js';
 export * from './admin/webhook.js';
 export * from './admin/webhook-contract.js';
 export * from './approvals/approval.js';
+export * from './approvals/transaction-data-type.js';
 export * from './issuance/employee-payload.js';
 export * from './issuance/issuance.js';
 export * from './issuance/issuance-request.js';

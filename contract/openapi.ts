@@ -63,6 +63,8 @@ const TAGS: Record<string, string> = {
   oid4vci: 'Wallets receiving credentials (OpenID4VCI 1.0, pre-authorized code) and the issuer’s metadata',
   oid4vp: 'Wallets presenting credentials (OpenID4VP 1.0)',
   trustedIssuers: 'The issuers and trust anchors a tenant’s verifier accepts',
+  transactionDataTypes:
+    'The transaction data types a tenant’s approvals may use besides the built-in one, each with its JSON Schema',
   trustSources:
     'Published trust lists a tenant trusts by: ETSI TS 119 602 Lists of Trusted Entities, TS 119 612 trusted lists and the EU LOTL, fetched and validated against pinned signer certificates',
   registrationCertificates:

@@ -7,10 +7,12 @@ import { registrationCertificateContract } from '../contract/admin/registration-
 import { trustSourceContract } from '../contract/admin/trust-source-contract.js';
 import { trustedIssuerContract } from '../contract/admin/trusted-issuer-contract.js';
 import { webhookContract } from '../contract/admin/webhook-contract.js';
+import { transactionDataTypeContract } from '../contract/approvals/transaction-data-type.js';
 import { healthContract } from '../contract/health-contract.js';
 import { contract } from '../contract/index.js';
 import { integratorContract } from '../contract/integrator-contract.js';
 import type { AppContext } from './app-context.js';
+import { adminTransactionDataTypeRoutes } from './approvals/admin-transaction-data-type.routes.js';
 import { approvalRoutes } from './approvals/approval.routes.js';
 import { adminAuditRoutes } from './audit/admin-audit.routes.js';
 import { adminCredentialConfigurationRoutes } from './credential-configurations/admin-credential-configuration.routes.js';
@@ -123,6 +125,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
   createExpressEndpoints(trustedIssuerContract, adminTrustedIssuerRoutes(ctx.verifier), app, options);
   createExpressEndpoints(trustSourceContract, adminTrustSourceRoutes(ctx.verifier.trust), app, options);
   createExpressEndpoints(webhookContract, adminWebhookRoutes(ctx.config), app, options);
+  createExpressEndpoints(transactionDataTypeContract, adminTransactionDataTypeRoutes, app, options);
   createExpressEndpoints(
     registrationCertificateContract,
     adminRegistrationCertificateRoutes(

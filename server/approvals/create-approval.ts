@@ -8,6 +8,7 @@ import { credentialFormat } from '../formats/credential-formats.js';
 import { createPresentationSession } from '../verification/create-presentation-session.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
 import { approvalTransactionData } from './approval-transaction-data.js';
+import { transactionDataDefinition } from './transaction-data-types.js';
 
 const EMPLOYEE_CREDENTIAL = 'LEARCredentialEmployee';
 /** The id of the credential query of an approval's session (buildDcqlForConfiguration's default). */
@@ -39,7 +40,8 @@ export async function createApproval(
         message: `${configuration.format} presentations cannot carry transaction data here; use an SD-JWT VC configuration`,
       },
     ]);
-  const transactionData = approvalTransactionData(body.transaction, QUERY_ID);
+  const definition = await transactionDataDefinition(em, tenantId, body.transaction.type);
+  const transactionData = approvalTransactionData(body.transaction, QUERY_ID, definition);
   const id = `apr_${randomBytes(16).toString('base64url')}`;
   const created = await createPresentationSession(em, s, tenantId, actor, {
     credential_configuration_id: configurationId,

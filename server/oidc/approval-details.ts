@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ApprovalAuthorizationDetail } from '../../contract/approvals/approval.js';
-import { approvalTransactionData } from '../approvals/approval-transaction-data.js';
+import { approvalTransactionData, builtInDefinition } from '../approvals/approval-transaction-data.js';
 import type { SessionApproval } from '../approvals/session-approval.js';
 import { DomainError } from '../domain-errors.js';
 import type { AuthorizationError } from './authorization-request.js';
@@ -34,7 +34,7 @@ export function readApprovalDetails(
     );
   const { power, ...transaction } = parsed.data as z.infer<typeof ApprovalAuthorizationDetail>;
   try {
-    approvalTransactionData(transaction, APPROVAL_QUERY_ID);
+    approvalTransactionData(transaction, APPROVAL_QUERY_ID, builtInDefinition(transaction.type));
   } catch (e) {
     if (e instanceof DomainError) throw invalid(`authorization_details[0]: ${e.message}`);
     throw e;

@@ -1,3 +1,4 @@
+import { TransactionDataType } from '../approvals/transaction-data-type.entity.js';
 import { AuditEvent } from '../audit/audit-event.entity.js';
 import { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { ScimGroup, ScimGroupMember } from '../directory/scim-group.entity.js';
@@ -29,6 +30,7 @@ export const entities = [
   TrustedIssuer,
   TrustAnchor,
   TrustSourceRow,
+  TransactionDataType,
   RegistrationCertificate,
   ScimUser,
   ScimGroup,

@@ -196,6 +196,55 @@ describe('approvals', () => {
     });
   }, 60_000);
 
+  it('takes a transaction data type the tenant’s operator defined, checked against its JSON Schema', async () => {
+    const types = createClient({ baseUrl: f.t.baseUrl, token: f.t.adminToken }).transactionDataTypes;
+    const type = 'urn:acme:payment:1';
+    const schema = {
+      type: 'object',
+      properties: {
+        subject: { type: 'string' },
+        iban: { type: 'string', pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$' },
+        amount: { type: 'object' },
+      },
+      required: ['subject', 'iban'],
+      additionalProperties: false,
+    };
+    const defined = await types.putTransactionDataType({
+      params: { id: f.tenant.id },
+      body: { type, schema },
+    });
+    expect(defined).toMatchObject({ status: 201, body: { type, max_bytes: 4096 } });
+    const notObject = await types.putTransactionDataType({
+      params: { id: f.tenant.id },
+      body: { type: 'urn:acme:x:1', schema: { type: 'string' } },
+    });
+    expect(notObject).toMatchObject({ status: 400, body: { errors: [{ field: 'schema' }] } });
+
+    const payment = { type, subject: 'Invoice 77', iban: 'ES9121000418450200051332' };
+    const bad = await f.integrator.createApproval({
+      body: { transaction: { ...payment, iban: 'nope' }, power } as never,
+    });
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { errors: [expect.objectContaining({ field: 'transaction.iban' })] },
+    });
+    const approval = await newApproval({ transaction: payment });
+    const wallet = await demoWallet();
+    await wallet.present(approval.authorization_request_uri, { approve: true, transactionDataTypes: [type] });
+    expect(await approvalOf(approval.approval_id)).toMatchObject({
+      status: 'approved',
+      transaction: payment,
+    });
+
+    const removed = await types.removeTransactionDataType({ params: { id: f.tenant.id }, body: { type } });
+    expect(removed).toMatchObject({ status: 200, body: { items: [] } });
+    const unknown = await f.integrator.createApproval({ body: { transaction: payment, power } as never });
+    expect(unknown).toMatchObject({
+      status: 400,
+      body: { errors: [expect.objectContaining({ field: 'transaction.type' })] },
+    });
+  });
+
   it('refuses unknown types, members the type does not define and amounts that are no numbers (400)', async () => {
     const refused = async (t: Record<string, unknown>, field: string) => {
       const res = await f.integrator.createApproval({ body: { transaction: t, power } as never });

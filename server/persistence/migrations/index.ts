@@ -31,6 +31,7 @@ import { Migration20261126000900_annex_c } from './Migration20261126000900_annex
 import { Migration20261127000100_registration_certificates } from './Migration20261127000100_registration_certificates.js';
 import { Migration20261127000200_trust_sources } from './Migration20261127000200_trust_sources.js';
 import { Migration20261127000300_approvals } from './Migration20261127000300_approvals.js';
+import { Migration20261127000400_transaction_data_types } from './Migration20261127000400_transaction_data_types.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -81,4 +82,8 @@ export const migrations: MigrationObject[] = [
   },
   { name: 'Migration20261127000200_trust_sources', class: Migration20261127000200_trust_sources },
   { name: 'Migration20261127000300_approvals', class: Migration20261127000300_approvals },
+  {
+    name: 'Migration20261127000400_transaction_data_types',
+    class: Migration20261127000400_transaction_data_types,
+  },
 ];
