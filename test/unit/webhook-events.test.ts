@@ -34,7 +34,9 @@ describe('webhookEventOf', () => {
       data: { approval_id: 'apr_1', session_id: 's3' },
     });
     expect(
-      webhookEventOf(audit('verification.failed', 's4', { approval: 'apr_2', reason: 'mandate_insufficient' })),
+      webhookEventOf(
+        audit('verification.failed', 's4', { approval: 'apr_2', reason: 'mandate_insufficient' }),
+      ),
     ).toMatchObject({
       type: 'approval.failed',
       data: { approval_id: 'apr_2', session_id: 's4', reason: 'mandate_insufficient' },
