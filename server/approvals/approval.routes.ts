@@ -9,6 +9,7 @@ import {
   statusOf,
 } from '../verification/presentation-session.entity.js';
 import { resultOf } from '../verification/session-result.js';
+import { sessionLinks } from '../verification/verification.routes.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
 import { createApproval } from './create-approval.js';
 
@@ -28,22 +29,7 @@ export function approvalRoutes(services: VerifierServices) {
         const { id, created } = await createApproval(em, services, tenantId, req.actor ?? '', body);
         return {
           status: 201 as const,
-          body: {
-            approval_id: id,
-            session_id: created.session.id,
-            authorization_request_uri: created.authorizationRequestUri,
-            cross_device_uri: created.crossDeviceUri,
-            qr_code: created.qrCode,
-            expires_in: created.expiresIn,
-            ...(created.sessionBinding ? { session_binding: created.sessionBinding } : {}),
-            ...(created.dcApiRequest
-              ? {
-                  dc_api_request: created.dcApiRequest,
-                  dc_api_requests: created.dcApiRequests,
-                  dc_api_response_uri: created.dcApiResponseUri,
-                }
-              : {}),
-          },
+          body: { approval_id: id, session_id: created.session.id, ...sessionLinks(created) },
         };
       });
       if (replayed) res.setHeader('idempotent-replayed', 'true');

@@ -10,6 +10,22 @@ import type { VerifierServices } from './verifier-services.js';
 
 const s = initServer();
 
+/** What the integrator gets of a new session to send the wallet there: links, QR code, DC API requests. */
+export const sessionLinks = (created: Awaited<ReturnType<typeof createPresentationSession>>) => ({
+  expires_in: created.expiresIn,
+  authorization_request_uri: created.authorizationRequestUri,
+  cross_device_uri: created.crossDeviceUri,
+  qr_code: created.qrCode,
+  ...(created.sessionBinding ? { session_binding: created.sessionBinding } : {}),
+  ...(created.dcApiRequest
+    ? {
+        dc_api_request: created.dcApiRequest,
+        dc_api_requests: created.dcApiRequests,
+        dc_api_response_uri: created.dcApiResponseUri,
+      }
+    : {}),
+});
+
 /** The integrator's verification API: start a session, read its result (never another tenant's). */
 export function verificationRoutes(services: VerifierServices) {
   return {
@@ -26,18 +42,7 @@ export function verificationRoutes(services: VerifierServices) {
             body: {
               session_id: created.session.id,
               request_uri: `openid-vp://verifier/request/${created.session.id}`,
-              expires_in: created.expiresIn,
-              authorization_request_uri: created.authorizationRequestUri,
-              cross_device_uri: created.crossDeviceUri,
-              qr_code: created.qrCode,
-              ...(created.sessionBinding ? { session_binding: created.sessionBinding } : {}),
-              ...(created.dcApiRequest
-                ? {
-                    dc_api_request: created.dcApiRequest,
-                    dc_api_requests: created.dcApiRequests,
-                    dc_api_response_uri: created.dcApiResponseUri,
-                  }
-                : {}),
+              ...sessionLinks(created),
             },
           };
         });
