@@ -16,7 +16,7 @@ import { EMPLOYEE_NS } from '../mdoc-wallet.js';
 import { scimClient } from '../scim-client.js';
 import { acmeTenant } from '../test-service.js';
 import { until } from '../until.js';
-import { approveWithDemoWallet } from './approval.js';
+import { approveWithDemoWallet, approveWithThirdPartyHolder } from './approval.js';
 import { issueByAuthorizationCode } from './authorization-code.js';
 import type { Mailbox } from './mailbox.js';
 import { mdocLifecycle } from './mdoc.js';
@@ -181,9 +181,10 @@ export class Mission {
     expect(polled.body).toMatchObject({ status: 'verified', verified: true });
   }
 
-  /** An employee approves an action their credential's power allows, with the demo wallet. */
+  /** An employee approves an action their credential's power allows, with the demo wallet and a third-party holder. */
   async approve(wallet: HolderWallet) {
     await approveWithDemoWallet(this.integrator, wallet);
+    await approveWithThirdPartyHolder(this.integrator);
   }
 
   /** A PID-like credential trusted through a published list (ETSI TS 119 602), then no longer. */
