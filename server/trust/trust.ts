@@ -81,7 +81,11 @@ export function trustKey(trust: Trust): string {
   if (key === undefined) {
     key = [
       ...trust.anchors.map((a) => a.sha256),
-      ...trust.listed.map((l) => `${l.source}/${l.serviceType}/${l.certificate.sha256}`),
+      // What a listed certificate may vouch for is part of the name: a cached chain is trusted only for it.
+      ...trust.listed.map(
+        (l) =>
+          `${l.source}/${l.serviceType}/${l.certificate.sha256}/${(l.vct ?? []).join(' ')}/${(l.doctype ?? []).join(' ')}`,
+      ),
     ].join(',');
     keys.set(trust, key);
   }

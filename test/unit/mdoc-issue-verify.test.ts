@@ -14,6 +14,7 @@ import {
   verifyDeviceResponse,
 } from '../../server/formats/mso-mdoc/verify-device-response.js';
 import { PresentationError } from '../../server/oid4vp/verification/presentation-error.js';
+import { trustOf } from '../../server/trust/trust.js';
 import { mdocCrypto, presentMdoc } from '../support/mdoc-holder.js';
 import { deviceKeyPair, type MdocPki, mdocPki } from '../support/mdoc-issuer.js';
 
@@ -124,6 +125,35 @@ describe('mdoc issuance and presentation: signIssuerSigned, an @owf/mdoc holder,
     expect(verified.issuerChain.anchor.base64).toBe(pki.iaca.base64);
     expect(verified.issuerChain.leaf.subject).toMatch(/Acme Document Signer/);
     expect(verified.validUntil.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('trusts a document signer whose IACA a trust source lists, only for the doctypes it may vouch for', async () => {
+    const listed = (doctype: string[]) =>
+      trustOf(
+        [],
+        [
+          {
+            certificate: pki.iaca.base64,
+            source: 's-1',
+            entity: 'Acme',
+            serviceType: 'pid_provider',
+            doctype,
+          },
+        ],
+      );
+    const response = Buffer.from(await presentation()).toString('base64url');
+    const verified = verifyDeviceResponse(response, checks({ trustAnchors: [], trust: listed([DOCTYPE]) }));
+    expect(verified.issuerTrust).toEqual({
+      method: 'trusted_list',
+      source: 's-1',
+      entity: 'Acme',
+      serviceType: 'pid_provider',
+    });
+    const refused = rejection(() =>
+      verifyDeviceResponse(response, checks({ trust: listed(['org.iso.18013.5.1.mDL']) })),
+    );
+    expect(refused.code).toBe('certificate_untrusted');
+    expect(refused.message).toContain(`doctype ${DOCTYPE}`);
   });
 
   it('hands every kind of value on JSON-safe', async () => {
