@@ -1,25 +1,18 @@
-import {
-  CompactEncrypt,
-  compactDecrypt,
-  decodeProtectedHeader,
-  exportJWK,
-  generateKeyPair,
-  type JWK,
-} from 'jose';
+import { compactDecrypt, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  discoverIssuer,
   HolderWallet,
   inMemoryCredentialStore,
   inMemoryHolderCrypto,
-  preAuthorizedGrant,
-  requestNonce,
-  requestPreAuthorizedToken,
-  resolveCredentialOffer,
   verifySdJwtVc,
 } from '../../clients/wallet/src/index.js';
+import {
+  encryptTo,
+  expectRefused,
+  redeemedOffer,
+  walletKey,
+} from '../support/encrypted-credential-request.js';
 import { mailedOffer } from '../support/mailed-offer.js';
-import { holderKey } from '../support/proof-jwt.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 
 /**
@@ -37,56 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await f?.stop();
 });
-
-/** An offer redeemed at the token endpoint, with a proof over a fresh c_nonce, ready to ask. */
-async function redeemedOffer(email: string) {
-  const { offerUri, txCode, offerId } = await mailedOffer(f.integrator, f.smtp, email);
-  const offer = await resolveCredentialOffer(offerUri, http);
-  const { issuer, authorizationServer } = await discoverIssuer(offer, http);
-  const token = await requestPreAuthorizedToken(
-    {
-      tokenEndpoint: authorizationServer.token_endpoint,
-      preAuthorizedCode: preAuthorizedGrant(offer)['pre-authorized_code'],
-      txCode,
-    },
-    http,
-  );
-  const holder = await holderKey();
-  const nonce = await requestNonce(issuer.nonce_endpoint as string, http);
-  const proof = await holder.proof({ aud: issuer.credential_issuer, nonce });
-  const request = {
-    credential_configuration_id: offer.credential_configuration_ids[0] as string,
-    proofs: { jwt: [proof] },
-  };
-  const issuerKey = (issuer.credential_request_encryption as { jwks: { keys: JWK[] } }).jwks.keys[0] as JWK;
-  const post = (body: string, type: string) =>
-    fetch(issuer.credential_endpoint, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token.access_token}`, 'content-type': type },
-      body,
-    });
-  return { offerId, issuer, issuerKey, request, post };
-}
-
-/** A compact JWE of `payload` to `key` (the issuer's), as section 10 asks: ECDH-ES, its kid. */
-const encryptTo = async (key: JWK, payload: unknown, enc = 'A128GCM') =>
-  new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload)))
-    .setProtectedHeader({ alg: 'ECDH-ES', enc, kid: key.kid as string })
-    .encrypt(key);
-
-/** A wallet's response key, public JWK and private half. */
-async function walletKey() {
-  const { publicKey, privateKey } = await generateKeyPair('ECDH-ES', { crv: 'P-256' });
-  return {
-    privateKey,
-    jwk: { ...(await exportJWK(publicKey)), alg: 'ECDH-ES', use: 'enc', kid: 'wallet-1' },
-  };
-}
-
-async function expectRefused(res: Response, error = 'invalid_encryption_parameters') {
-  expect(res.status).toBe(400);
-  expect(await res.json()).toMatchObject({ error, error_description: expect.any(String) });
-}
 
 describe('credential request and response encryption', () => {
   it('advertises ECDH-ES P-256 request and response encryption in the issuer metadata', async () => {
@@ -146,7 +89,7 @@ describe('credential request and response encryption', () => {
   });
 
   it('answers a hand-made encrypted request (jose) with a JWE to the wallet key, same status', async () => {
-    const { issuer, issuerKey, request, post } = await redeemedOffer('by-hand@example.test');
+    const { issuer, issuerKey, request, post } = await redeemedOffer(f, 'by-hand@example.test');
     const mine = await walletKey();
     const jwe = await encryptTo(issuerKey, {
       ...request,
@@ -169,7 +112,7 @@ describe('credential request and response encryption', () => {
   });
 
   it('an encrypted request may ask for a plain response', async () => {
-    const { issuerKey, request, post } = await redeemedOffer('plain-answer@example.test');
+    const { issuerKey, request, post } = await redeemedOffer(f, 'plain-answer@example.test');
     const res = await post(await encryptTo(issuerKey, request, 'A256GCM'), 'application/jwt');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -177,7 +120,7 @@ describe('credential request and response encryption', () => {
   });
 
   it('refuses bad encryption parameters with invalid_encryption_parameters, spending nothing', async () => {
-    const { offerId, issuerKey, request, post } = await redeemedOffer('refusals@example.test');
+    const { offerId, issuerKey, request, post } = await redeemedOffer(f, 'refusals@example.test');
     const mine = await walletKey();
     const asking = (parameters: unknown) => ({ ...request, credential_response_encryption: parameters });
     const p384 = await exportJWK((await generateKeyPair('ECDH-ES', { crv: 'P-384' })).publicKey);
@@ -226,7 +169,7 @@ describe('credential request and response encryption', () => {
     });
     expect(set).toMatchObject({ status: 200, body: { encryption_required: true } });
     try {
-      const { issuerKey, request, post } = await redeemedOffer('required@example.test');
+      const { issuerKey, request, post } = await redeemedOffer(f, 'required@example.test');
       await expectRefused(await post(JSON.stringify(request), 'application/json'));
       // An encrypted request that asks for a plain response is refused too: both are required.
       await expectRefused(await post(await encryptTo(issuerKey, request), 'application/jwt'));
