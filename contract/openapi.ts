@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { generateSchema } from '@anatine/zod-openapi';
 import { type AppRoute, initContract, isAppRouteOtherResponse, isZodType } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
-import { type AnyZodObject, z } from 'zod';
+import { type AnyZodObject, type ZodTypeAny, z } from 'zod';
 import { WEBHOOK_EVENT_TYPES, WebhookEvent } from './admin/webhook.js';
 import { contract } from './index.js';
 import { OAuthErrorResponse } from './oid4vci/oauth-error-response.js';
@@ -83,6 +83,10 @@ interface RouteDocs {
   mediaType?: string;
   /** Response headers by status. */
   responseHeaders?: Record<number, AnyZodObject>;
+  /** Request media types besides the JSON one, with their schemas (encrypted messages as application/jwt). */
+  otherBodies?: Record<string, ZodTypeAny>;
+  /** Response media types besides the JSON one by status. */
+  otherResponses?: Record<number, Record<string, ZodTypeAny>>;
 }
 
 const c = initContract();
@@ -285,6 +289,8 @@ function describeOperation(operation: Operation, route: AppRoute): Operation {
     } else if (docs.mediaType && json) {
       described.content = { [docs.mediaType]: json };
     }
+    for (const [type, body] of Object.entries(docs.otherResponses?.[Number(status)] ?? {}))
+      described.content = { ...(described.content as Json), [type]: { schema: schemaOf(body) } };
     const headers = docs.responseHeaders?.[Number(status)];
     if (headers) described.headers = headersOf(headers);
     // The generator takes the body's description, or the bare status code.
@@ -301,10 +307,17 @@ function describeOperation(operation: Operation, route: AppRoute): Operation {
       ? {
           requestBody: {
             required: true,
-            content:
-              docs.mediaType && content['application/json']
+            content: {
+              ...(docs.mediaType && content['application/json']
                 ? { [docs.mediaType]: content['application/json'], ...content }
-                : content,
+                : content),
+              ...Object.fromEntries(
+                Object.entries(docs.otherBodies ?? {}).map(([type, body]) => [
+                  type,
+                  { schema: schemaOf(body) },
+                ]),
+              ),
+            },
           },
         }
       : {}),

@@ -4,6 +4,7 @@ import { isLoopbackUrl, TrustProxySetting } from './http/trust-proxy-setting.js'
 import { MetricsEnv } from './metrics/metrics-settings.js';
 import { ClientAttestationEnv } from './oid4vci/client-attestation/client-attestation-settings.js';
 import { DpopEnv } from './oid4vci/dpop/dpop-settings.js';
+import { CredentialEncryptionEnv } from './oid4vci/encryption/credential-encryption-settings.js';
 import { OutboundEnv } from './outbound/outbound-policy.js';
 import { RateLimitEnv } from './rate-limit/rate-limit-settings.js';
 import { TrustListEnv } from './trust/trust-list-settings.js';
@@ -17,6 +18,7 @@ const EnvSchema = z.object({
   ...MetricsEnv.shape,
   ...RateLimitEnv.shape,
   ...DpopEnv.shape,
+  ...CredentialEncryptionEnv.shape,
   ...ClientAttestationEnv.shape,
   ...TrustListEnv.shape,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

@@ -13,6 +13,12 @@ export const TenantId = z
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'lower-case letters, digits and inner hyphens, 1 to 64')
   .describe('Tenant identifier; appears in the SCIM URL');
 
+const EncryptionRequired = z
+  .boolean()
+  .describe(
+    'true: wallets must encrypt their OpenID4VCI credential requests for the tenant’s issuances and ask for encrypted responses (invalid_encryption_parameters otherwise); false: they choose, unless CREDENTIAL_ENCRYPTION_REQUIRED',
+  );
+
 export const DeliveryMode = z.enum(['email', 'direct']);
 
 export const Mandator = z.object({
@@ -68,6 +74,7 @@ export const TenantUpdateRequest = z
       .describe(
         'Seconds after the token grant a wallet may refresh its credential with refresh tokens (3600 to 31536000); null: no refresh tokens',
       ),
+    encryption_required: EncryptionRequired.optional(),
   })
   .strict()
   // An update that names nothing to change is a client's mistake (or a body that did not parse as
@@ -102,6 +109,7 @@ export const Tenant = z.object({
     .int()
     .nullable()
     .describe('Seconds after the token grant refresh tokens are good; null: no refresh tokens'),
+  encryption_required: EncryptionRequired,
   scim_url: z.string().url(),
   created_at: z.string().datetime(),
   updated_at: z.string().datetime(),

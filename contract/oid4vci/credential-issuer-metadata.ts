@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import {
+  CredentialRequestEncryptionMetadata,
+  CredentialResponseEncryptionMetadata,
+} from './credential-encryption.js';
 import { IssuerInfo } from './issuer-info.js';
 import { KeyAttestationsRequired } from './key-attestations-required.js';
 
@@ -52,6 +56,8 @@ export const CredentialIssuerMetadata = z
     credential_endpoint: z.string().url(),
     nonce_endpoint: z.string().url(),
     notification_endpoint: z.string().url(),
+    credential_request_encryption: CredentialRequestEncryptionMetadata.optional(),
+    credential_response_encryption: CredentialResponseEncryptionMetadata.optional(),
     batch_credential_issuance: z.object({ batch_size: z.number().int().min(2) }).optional(),
     display: z.array(Display).optional(),
     credential_configurations_supported: z.record(CredentialConfigurationSupported),

@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { CredentialResponseEncryption } from './credential-encryption.js';
 
 /**
  * OID4VCI 1.0 section 8.2. `proofs` holds one proof type: `jwt` key proofs, or `attestation`, one
  * key attestation (appendix D; its length is checked by the endpoint, as invalid_proof). `proof`
- * (singular) is from drafts and is refused with a clear error.
+ * (singular) is from drafts and is refused with a clear error. The request may come encrypted, as a
+ * compact JWE of this JSON (`application/jwt`, section 10); asking for an encrypted response needs
+ * an encrypted request.
  */
 export const CredentialRequest = z
   .object({
@@ -17,7 +20,7 @@ export const CredentialRequest = z
       .passthrough()
       .optional(),
     proof: z.unknown().optional(),
-    credential_response_encryption: z.unknown().optional(),
+    credential_response_encryption: CredentialResponseEncryption.optional(),
   })
   .passthrough();
 

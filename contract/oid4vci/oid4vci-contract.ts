@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { EncryptedCredentialMessage } from './credential-encryption.js';
 import {
   AuthorizationServerMetadata,
   CredentialIssuerMetadata,
@@ -73,8 +74,13 @@ export const oid4vciContract = c.router(
       path: '/oid4vci/v1/credential',
       body: CredentialRequest,
       responses: { 200: CredentialResponse, ...oauthErrors },
-      summary: 'Credential endpoint (bearer access token): one SD-JWT VC per key proof',
-      metadata: { security: 'wallet' },
+      summary:
+        'Credential endpoint (bearer access token): one credential per key proof; the request may come encrypted (application/jwt), and then may ask for an encrypted response',
+      metadata: {
+        security: 'wallet',
+        otherBodies: { 'application/jwt': EncryptedCredentialMessage },
+        otherResponses: { 200: { 'application/jwt': EncryptedCredentialMessage } },
+      },
     },
     notification: {
       method: 'POST',

@@ -43,14 +43,22 @@ function routesOf(router: AppRouter): AppRoute[] {
   return Object.values(router).flatMap((r) => (isAppRoute(r) ? [r] : routesOf(r as AppRouter)));
 }
 
+/** Media types a route takes besides its content type (`metadata.otherBodies`, e.g. application/jwt). */
+const otherBodyTypes = (route: AppRoute) =>
+  Object.keys((route.metadata as { otherBodies?: Record<string, unknown> } | undefined)?.otherBodies ?? {});
+
 /**
  * Puts requireBodyOfType in front of every route of the contract that declares a body, with the
- * contract's content type (JSON unless it says otherwise). Mount before the contract's endpoints.
+ * contract's content type (JSON unless it says otherwise) and the other media types it declares,
+ * which the route parses itself. Mount before the contract's endpoints.
  */
 export function guardContractBodies(app: Express, contract: AppRouter): void {
   for (const route of routesOf(contract)) {
     if (route.method === 'GET' || !('body' in route) || isAppRouteNoBody(route.body)) continue;
     const method = route.method.toLowerCase() as 'post' | 'put' | 'patch' | 'delete';
-    app[method](route.path, requireBodyOfType(route.contentType ?? 'application/json'));
+    app[method](
+      route.path,
+      requireBodyOfType(route.contentType ?? 'application/json', ...otherBodyTypes(route)),
+    );
   }
 }

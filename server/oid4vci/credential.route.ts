@@ -1,9 +1,12 @@
 import { initServer } from '@ts-rest/express';
+import { CredentialResponse } from '../../contract/oid4vci/credential-request.js';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { AppContext } from '../app-context.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { grantOfRequest } from './access-token-guard.js';
 import { checkCNonces } from './c-nonce-store.js';
+import { responseEncryptionOfRequest } from './encryption/required-encryption.js';
+import { encryptResponse, jwtBody } from './encryption/response-encryption.js';
 import { issueToWallet } from './issue-to-wallet.js';
 import { invalidCredentialRequest, invalidToken, unknownCredentialConfiguration } from './oauth-error.js';
 import { holderKeys } from './proof/holder-keys.js';
@@ -14,7 +17,8 @@ const s = initServer();
 /**
  * OID4VCI 1.0 section 8: checks the access token, the request and every key proof (and key
  * attestation, appendix D) before anything is written, then issues one credential per holder key
- * (batch issuance up to BATCH_SIZE).
+ * (batch issuance up to BATCH_SIZE). The request may come encrypted and ask for an encrypted
+ * response (section 10; decrypt-credential-request.ts opens it before the contract reads it).
  */
 export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql'>) {
   const { issuerUrl, BATCH_SIZE } = ctx.config;
@@ -30,8 +34,13 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql
       throw invalidCredentialRequest(
         'send key proofs in proofs.jwt or proofs.attestation (proof is not part of OID4VCI 1.0)',
       );
-    if (body.credential_response_encryption)
-      throw invalidCredentialRequest('credential response encryption is not supported');
+    const encryption = await responseEncryptionOfRequest(
+      req.em,
+      ctx.config,
+      res,
+      body,
+      grant.issuance.tenantId,
+    );
     const requested = body.credential_configuration_id;
     if (!requested) throw invalidCredentialRequest('credential_configuration_id is required');
     if (requested !== grant.configurationId)
@@ -61,12 +70,13 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql
         cNonces,
       },
     );
-    return {
-      status: 200,
-      body: {
-        credentials: batch.credentials.map((c) => ({ credential: c.credential })),
-        notification_id: batch.notificationId,
-      },
+    const response = {
+      credentials: batch.credentials.map((c) => ({ credential: c.credential })),
+      notification_id: batch.notificationId,
     };
+    if (!encryption) return { status: 200, body: response };
+    // Section 8.3: the same response and status, as a JWE; checked here as ts-rest checks plain ones.
+    const jwe = await encryptResponse(CredentialResponse.parse(response), encryption);
+    return { status: 200, body: jwtBody(res, jwe) as never };
   });
 }

@@ -5,6 +5,7 @@ import { listConfigurations } from '../credential-configurations/credential-conf
 import { issuingFormat } from '../formats/credential-formats.js';
 import { issuerInfoOf } from '../registration/registration-certificates.js';
 import { trustsWalletProviders } from '../trust/wallet-provider-trust.js';
+import { encryptionMetadata } from './encryption/encryption-metadata.js';
 import { walletSecurity } from './wallet-security.js';
 
 export const oid4vciEndpoints = (issuerUrl: string) => ({
@@ -21,7 +22,8 @@ export const credentialScope = (configurationId: string) => configurationId;
 
 /**
  * OID4VCI 1.0 section 12.2.4 metadata, built from the registered credential configurations, with
- * the issuer's registration certificate as `issuer_info` (ETSI TS 119 472-3) once one is imported.
+ * the issuer's registration certificate as `issuer_info` (ETSI TS 119 472-3) once one is imported,
+ * and the keys and algorithms of encrypted credential requests and responses (section 10).
  * The signed form (signed-metadata.ts) carries the same members.
  */
 export async function credentialIssuerMetadata(em: EntityManager, config: Config) {
@@ -34,6 +36,7 @@ export async function credentialIssuerMetadata(em: EntityManager, config: Config
     credential_endpoint: endpoints.credential,
     nonce_endpoint: endpoints.nonce,
     notification_endpoint: endpoints.notification,
+    ...encryptionMetadata(config),
     ...(config.BATCH_SIZE > 1 ? { batch_credential_issuance: { batch_size: config.BATCH_SIZE } } : {}),
     display: [{ name: config.ISSUER_NAME, locale: 'en' }],
     credential_configurations_supported: Object.fromEntries(

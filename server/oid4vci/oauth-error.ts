@@ -28,6 +28,8 @@ export const credentialRequestDenied = (d: string) => new OAuthError(400, 'crede
 export const invalidCredentialRequest = (d: string) => new OAuthError(400, 'invalid_credential_request', d);
 export const unknownCredentialConfiguration = (d: string) =>
   new OAuthError(400, 'unknown_credential_configuration', d);
+export const invalidEncryptionParameters = (d: string) =>
+  new OAuthError(400, 'invalid_encryption_parameters', d);
 export const invalidProof = (d: string) => new OAuthError(400, 'invalid_proof', d);
 export const invalidNonce = (d: string) => new OAuthError(400, 'invalid_nonce', d);
 export const invalidNotificationId = (d: string) => new OAuthError(400, 'invalid_notification_id', d);

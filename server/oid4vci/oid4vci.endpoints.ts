@@ -6,6 +6,7 @@ import { formBody } from '../http/body-parsers.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
 import { credentialRoute } from './credential.route.js';
 import { credentialOfferRoute } from './credential-offer.route.js';
+import { decryptCredentialRequest } from './encryption/decrypt-credential-request.js';
 import { metadataRoutes } from './metadata.routes.js';
 import { nonceRoute } from './nonce.route.js';
 import { notificationRoute } from './notification.route.js';
@@ -27,6 +28,7 @@ export function mountOid4vci(app: Express, ctx: AppContext, codes: OfferCodes): 
     offerPageRoute(issuerUrl)(req, res).catch(next);
   });
   app.use('/oid4vci/v1/token', formBody('16kb'));
+  app.post('/oid4vci/v1/credential', decryptCredentialRequest(ctx.config));
   const router = s.router(oid4vciContract, {
     ...metadataRoutes(ctx),
     credentialOffer: credentialOfferRoute(issuerUrl, codes),

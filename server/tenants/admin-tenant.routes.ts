@@ -67,6 +67,7 @@ export function adminTenantRoutes(config: Config) {
             presentationProfile: body.presentation_profile,
             offerUriScheme: body.offer_uri_scheme,
             refreshTokenTtlSeconds: body.refresh_token_expires_in,
+            encryptionRequired: body.encryption_required,
           },
           adminActor(req),
         ),

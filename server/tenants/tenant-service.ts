@@ -28,6 +28,7 @@ export interface TenantChanges {
   presentationProfile?: 'haip-1.0' | null | undefined;
   offerUriScheme?: OfferUriScheme | null | undefined;
   refreshTokenTtlSeconds?: number | null | undefined;
+  encryptionRequired?: boolean | undefined;
 }
 
 /** Creates the tenant with one integrator and one SCIM token, and records it, all or nothing. */
@@ -46,6 +47,7 @@ export async function createTenant(em: EntityManager, input: TenantInput, actor:
         presentationProfile: null,
         offerUriScheme: null,
         refreshTokenTtlSeconds: null,
+        encryptionRequired: false,
       });
       await tx.flush();
       const integrator = await addToken(tx, input.id, 'integrator', null, actor);

@@ -36,6 +36,11 @@ export const Tenant = defineEntity({
      * (HAIP 1.0 section 4.4, OID4VCI 1.0 section 13.5); null: no refresh tokens.
      */
     refreshTokenTtlSeconds: p.integer().nullable(),
+    /**
+     * Credential requests for the tenant's issuances must be encrypted and ask for encrypted
+     * responses (OID4VCI 1.0 section 10), as if CREDENTIAL_ENCRYPTION_REQUIRED were set for it.
+     */
+    encryptionRequired: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

@@ -17,6 +17,7 @@ export const tenantView = (t: Tenant, publicUrl: string) => ({
   presentation_profile: t.presentationProfile ?? null,
   offer_uri_scheme: t.offerUriScheme ?? null,
   refresh_token_expires_in: t.refreshTokenTtlSeconds ?? null,
+  encryption_required: t.encryptionRequired ?? false,
   scim_url: scimUrlOf(publicUrl, t.id),
   created_at: t.createdAt.toISOString(),
   updated_at: t.updatedAt.toISOString(),

@@ -1,3 +1,4 @@
+import { type CredentialEncryption, encryptCredentialRequest } from './credential-encryption.js';
 import { WalletError } from './errors.js';
 import { callEndpoint, type HttpOptions } from './http.js';
 
@@ -9,6 +10,8 @@ export interface CredentialRequest {
   credentialIdentifier?: string;
   /** One proof JWT per key; one credential per key comes back. */
   proofJwts: string[];
+  /** Encrypt the request and ask for an encrypted response (OID4VCI §10); see credentialEncryptionOf. */
+  encryption?: CredentialEncryption;
 }
 
 export interface CredentialResponse {
@@ -19,7 +22,8 @@ export interface CredentialResponse {
 /**
  * Credential request (OID4VCI §8.2) with `proofs: { jwt: [...] }`. Only immediate issuance is
  * supported: a deferred answer (202 with transaction_id) is reported as an error. Request errors
- * such as `invalid_proof` or `invalid_nonce` throw OAuthError.
+ * such as `invalid_proof` or `invalid_nonce` throw OAuthError. With `encryption`, the request goes
+ * as a JWE and the response must come as one (error responses stay plain JSON).
  */
 export async function requestCredential(
   req: CredentialRequest,
@@ -33,20 +37,23 @@ export async function requestCredential(
       : { credential_configuration_id: req.credentialConfigurationId }),
     proofs: { jwt: req.proofJwts },
   };
+  const encrypted = req.encryption ? await encryptCredentialRequest(body, req.encryption) : undefined;
+  const type = encrypted ? 'application/jwt' : 'application/json';
   const res = await callEndpoint(
     'credential',
     req.credentialEndpoint,
     {
       method: 'POST',
-      headers: {
-        authorization: `Bearer ${req.accessToken}`,
-        'content-type': 'application/json',
-        accept: 'application/json',
-      },
-      body: JSON.stringify(body),
+      headers: { authorization: `Bearer ${req.accessToken}`, 'content-type': type, accept: type },
+      body: encrypted ? encrypted.jwe : JSON.stringify(body),
     },
     http,
   );
+  if (encrypted && res.jwt === undefined)
+    throw new WalletError('the issuer answered an encrypted credential request in plain JSON');
+  if (!encrypted && res.jwt !== undefined)
+    throw new WalletError('the issuer answered with an unasked-for JWT');
+  if (encrypted && res.jwt !== undefined) res.body = await encrypted.decryptResponse(res.jwt);
   if (res.status === 202 || res.body?.transaction_id !== undefined)
     throw new WalletError('the issuer deferred issuance, which this wallet does not support');
   const list = res.body?.credentials;

@@ -52,6 +52,8 @@ export async function send(url: string, init: RequestInit, what: string, http: H
 const isJson = (res: Response) =>
   /^application\/([\w.+-]+\+)?json\b/i.test(res.headers.get('content-type') ?? '');
 
+const isJwt = (res: Response) => /^application\/jwt\b/i.test(res.headers.get('content-type') ?? '');
+
 /** GET a JSON document; non-2xx and non-JSON answers are errors, never used as content. */
 export async function getJson(
   url: string,
@@ -66,16 +68,19 @@ export async function getJson(
 
 /**
  * Sends a request to an OAuth-style endpoint and returns the parsed JSON body of a 2xx answer (or
- * undefined when it has none). An error answer becomes an OAuthError with the server's error code.
+ * undefined when it has none), or the text of an `application/jwt` one. An error answer becomes an
+ * OAuthError with the server's error code.
  */
 export async function callEndpoint(
   endpoint: string,
   url: string,
   init: RequestInit,
   http: HttpOptions,
-): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
+): Promise<{ status: number; body: Record<string, unknown> | undefined; jwt?: string }> {
   const res = await send(url, init, `${endpoint} endpoint`, http);
   const text = await res.text();
+  // An encrypted answer (OID4VCI §10): the caller, who holds the key, opens it.
+  if (res.ok && isJwt(res)) return { status: res.status, body: undefined, jwt: text.trim() };
   const parsed = text && isJson(res) ? (JSON.parse(text) as unknown) : undefined;
   if (!res.ok) {
     const err = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};

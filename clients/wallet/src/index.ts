@@ -9,6 +9,7 @@
 export * from './approval-transaction-data.js';
 export * from './authorization-request.js';
 export * from './claims-path.js';
+export * from './credential-encryption.js';
 export * from './credential-offer.js';
 export * from './credential-request.js';
 export * from './credential-store.js';

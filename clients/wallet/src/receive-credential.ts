@@ -1,4 +1,5 @@
 import { calculateJwkThumbprint, type JWK } from 'jose';
+import { credentialEncryptionOf } from './credential-encryption.js';
 import { type CredentialOffer, preAuthorizedGrant, resolveCredentialOffer } from './credential-offer.js';
 import { requestCredential } from './credential-request.js';
 import { OAuthError, WalletError } from './errors.js';
@@ -28,6 +29,11 @@ export interface ReceiveOptions extends HttpOptions {
    * Object's x5c is; a wallet in the open passes its issuer trust list here.
    */
   trustAnchors?: string[];
+  /**
+   * Encrypt the credential request and ask for an encrypted response (OID4VCI §10) when the issuer
+   * offers both (default true); an issuer that requires encryption gets it either way.
+   */
+  encrypt?: boolean;
 }
 
 /** A credential received and verified; `compact` is as the Credential Response carried it. */
@@ -90,6 +96,7 @@ export async function receiveCredentialOffer(
     (d) => d.credential_configuration_id === configurationId,
   )?.credential_identifiers?.[0];
 
+  const encryption = credentialEncryptionOf(issuer, opts.encrypt ?? true);
   const keys = await Promise.all(Array.from({ length: keyCount }, () => crypto.createKey()));
   const request = async () => {
     const nonce = issuer.nonce_endpoint ? await requestNonce(issuer.nonce_endpoint, opts) : undefined;
@@ -104,6 +111,7 @@ export async function receiveCredentialOffer(
           ? { credentialIdentifier: identifier }
           : { credentialConfigurationId: configurationId }),
         proofJwts,
+        ...(encryption ? { encryption } : {}),
       },
       opts,
     );
