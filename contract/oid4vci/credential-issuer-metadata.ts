@@ -52,6 +52,7 @@ export const CredentialIssuerMetadata = z
     credential_endpoint: z.string().url(),
     nonce_endpoint: z.string().url(),
     notification_endpoint: z.string().url(),
+    deferred_credential_endpoint: z.string().url().optional(),
     batch_credential_issuance: z.object({ batch_size: z.number().int().min(2) }).optional(),
     display: z.array(Display).optional(),
     credential_configurations_supported: z.record(CredentialConfigurationSupported),

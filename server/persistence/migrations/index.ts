@@ -32,6 +32,7 @@ import { Migration20261127000100_registration_certificates } from './Migration20
 import { Migration20261127000200_trust_sources } from './Migration20261127000200_trust_sources.js';
 import { Migration20261127000300_approvals } from './Migration20261127000300_approvals.js';
 import { Migration20261127000400_transaction_data_types } from './Migration20261127000400_transaction_data_types.js';
+import { Migration20261127000600_deferred_issuance } from './Migration20261127000600_deferred_issuance.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -86,4 +87,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261127000400_transaction_data_types',
     class: Migration20261127000400_transaction_data_types,
   },
+  { name: 'Migration20261127000600_deferred_issuance', class: Migration20261127000600_deferred_issuance },
 ];
