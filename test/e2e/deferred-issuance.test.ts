@@ -4,10 +4,7 @@ import {
   createProofJwt,
   DeferredIssuance,
   discoverIssuer,
-  HolderWallet,
-  inMemoryCredentialStore,
   inMemoryHolderCrypto,
-  OAuthError,
   preAuthorizedGrant,
   requestCredential,
   requestDeferredCredential,
@@ -215,47 +212,5 @@ describe('deferred issuance behind an approval', () => {
     );
     expect(await statusOf(offer.offerId)).toBe('offered');
     expect((await f.integrator.approveIssuance({ params: { id: offer.offerId } })).status).toBe(409);
-  });
-
-  it('lets our HolderWallet wait for the approval with receive({ deferredTimeoutMs })', async () => {
-    const email = `wallet${++n}@example.test`;
-    const offer = await mailedOffer(f.integrator, f.smtp, email, employeePayload(), undefined, {
-      approvalRequired: true,
-    });
-    const wallet = new HolderWallet({
-      crypto: inMemoryHolderCrypto(),
-      store: inMemoryCredentialStore(),
-      http,
-    });
-    const receiving = wallet.receive(offer.offerUri, { txCode: offer.txCode, deferredTimeoutMs: 60_000 });
-    await until(
-      () => statusOf(offer.offerId),
-      (s) => s === 'awaiting_approval',
-    );
-    expect((await f.integrator.approveIssuance({ params: { id: offer.offerId } })).status).toBe(200);
-    const stored = await receiving;
-    expect(stored).toHaveLength(1);
-    expect(await statusOf(offer.offerId)).toBe('issued');
-  });
-
-  it('without deferredTimeoutMs, receive throws DeferredIssuance with the transaction_id', async () => {
-    const offer = await mailedOffer(
-      f.integrator,
-      f.smtp,
-      `nowait${++n}@example.test`,
-      employeePayload(),
-      undefined,
-      {
-        approvalRequired: true,
-      },
-    );
-    const wallet = new HolderWallet({
-      crypto: inMemoryHolderCrypto(),
-      store: inMemoryCredentialStore(),
-      http,
-    });
-    const e = await failure(wallet.receive(offer.offerUri, { txCode: offer.txCode }));
-    expect(e).toBeInstanceOf(DeferredIssuance);
-    expect(e).not.toBeInstanceOf(OAuthError);
   });
 });
