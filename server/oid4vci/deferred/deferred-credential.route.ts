@@ -46,6 +46,7 @@ export function deferredCredentialRoute(ctx: Pick<AppContext, 'config' | 'signer
     if (!row || !isTransactionId(body.transaction_id, row.deferred_transaction_hash))
       throw invalidTransactionId('this transaction_id is unknown or was used already');
     if (row.status === 'declined') throw credentialRequestDenied('the issuer declined this credential');
+    if (row.status === 'withdrawn') throw credentialRequestDenied('the issuer withdrew this offer');
     if (row.status === 'awaiting_approval') {
       if (row.approval_expires_at && row.approval_expires_at <= new Date())
         throw credentialRequestDenied('the issuer did not decide in time');
