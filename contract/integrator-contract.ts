@@ -44,6 +44,8 @@ const creationProblems = {
   409: ProblemDetails,
   422: ProblemDetails,
 };
+/** 409 when the issuance is not awaiting approval (undecided, already decided, or expired). */
+const decisionResponses = { 200: Issuance, 401: ProblemDetails, 404: ProblemDetails, 409: ProblemDetails };
 const credentialStatusResponses = {
   200: CredentialStatusChange,
   401: ProblemDetails,
@@ -74,6 +76,23 @@ export const integratorContract = c.router(
       pathParams: textId,
       responses: { 200: Issuance, 401: ProblemDetails, 404: ProblemDetails },
       summary: 'Read an issuance and the status of its credentials',
+    },
+    approveIssuance: {
+      method: 'POST',
+      path: '/issuances/:id/approve',
+      pathParams: textId,
+      body: c.noBody(),
+      responses: decisionResponses,
+      summary:
+        "Approve an issuance awaiting approval: the wallet's next deferred credential request gets the credentials",
+    },
+    declineIssuance: {
+      method: 'POST',
+      path: '/issuances/:id/decline',
+      pathParams: textId,
+      body: c.noBody(),
+      responses: decisionResponses,
+      summary: 'Decline an issuance awaiting approval: the wallet is told credential_request_denied',
     },
     revokeCredential: {
       method: 'POST',

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { fileWallet } from './src/file-wallet-store.js';
 import {
   type DcqlMatch,
+  DeferredIssuance,
   describeTransactionData,
   dottedPath,
   HolderWallet,
@@ -22,6 +23,11 @@ import {
  *                                           and stores the credential (an SD-JWT VC or an mdoc),
  *                                           prints its claims and status
  *     --configuration EmployeeMdoc         which of the offered configurations (default the first)
+ *     --wait 120                           when the issuer defers (approval pending, OID4VCI 8.3),
+ *                                           asks its deferred endpoint every `interval` for up to
+ *                                           that many seconds; without it a deferral is an error
+ *                                           (the transaction_id is printed; the access token lives
+ *                                           only minutes, so waiting in this run is what works)
  *   present <openid4vp-uri>                answers a verifier's request with a stored credential;
  *     --only mandatee.email (repeatable)   discloses only those of the requested claims (an mdoc's
  *                                           by `namespace.element` or the element name alone)
@@ -37,6 +43,7 @@ import {
 const USAGE = `usage: npx tsx clients/wallet/cli.ts <command> [options]
   receive <offer-uri> [--tx-code CODE]   redeem a credential offer and store the credential
     [--configuration ID]                 which offered configuration to request (default the first)
+    [--wait SECONDS]                     wait this long for a deferred issuance (pending approval)
   present <openid4vp-uri>                present a stored credential to a verifier
     [--only CLAIM]... [--dry-run]        disclose only these requested claims (dotted, e.g.
                                          mandatee.email; an mdoc's element name, e.g. mandatee);
@@ -51,6 +58,7 @@ const { positionals, values } = parseArgs({
   options: {
     'tx-code': { type: 'string' },
     configuration: { type: 'string' },
+    wait: { type: 'string' },
     only: { type: 'string', multiple: true },
     'dry-run': { type: 'boolean', default: false },
     approve: { type: 'boolean', default: false },
@@ -88,9 +96,13 @@ const printApprovals = (heading: string, list: TransactionData[]) => {
 
 try {
   if (command === 'receive') {
-    const { 'tx-code': txCode, configuration } = values;
+    const { 'tx-code': txCode, configuration, wait } = values;
+    const waitSeconds = wait === undefined ? undefined : Number(wait);
+    if (waitSeconds !== undefined && !(waitSeconds > 0))
+      throw new WalletError('--wait takes a number of seconds');
     const received = await wallet.receive(uri ?? '', {
       ...(txCode !== undefined ? { txCode } : {}),
+      ...(waitSeconds !== undefined ? { deferredTimeoutMs: waitSeconds * 1000 } : {}),
       ...(configuration !== undefined ? { credentialConfigurationId: configuration } : {}),
     });
     const credentials = [];
@@ -164,6 +176,10 @@ try {
   else if (e instanceof TransactionDataNotApprovedError) {
     printApprovals('not approved: the verifier asks you to approve', e.transactionData);
     console.error('nothing was sent; run again with --approve to sign it');
-  } else console.error(e instanceof WalletError ? `${e.name}: ${e.message}` : e);
+  } else if (e instanceof DeferredIssuance)
+    console.error(
+      `deferred: the issuer has not issued yet (transaction_id ${e.transactionId}); run receive with --wait SECONDS to wait for it`,
+    );
+  else console.error(e instanceof WalletError ? `${e.name}: ${e.message}` : e);
   process.exit(1);
 }

@@ -3,6 +3,9 @@ import { z } from 'zod';
 /** What a tenant's endpoints can be told about. */
 export const WEBHOOK_EVENT_TYPES = [
   'issuance.redeemed',
+  'issuance.awaiting_approval',
+  'issuance.approved',
+  'issuance.declined',
   'credential.issued',
   'credential.revoked',
   'credential.suspended',

@@ -56,6 +56,12 @@ export const IssuanceRequest = z
     expires_in: OfferLifetime.optional().describe(
       "Seconds the offer stays open (60 to 604800); absent: the tenant's offer_expires_in, else 24 hours",
     ),
+    approval_required: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: the wallet's credential request is deferred (OID4VCI 1.0 section 9) until the integrator approves or declines the issuance; absent: false. Not with direct delivery",
+      ),
     offer_uri_scheme: OfferUriScheme.optional().describe(
       "Scheme of credential_offer_uri and of the offer page's link and QR code: openid-credential-offer or haip-vci (HAIP 1.0); absent: the tenant's offer_uri_scheme, else openid-credential-offer",
     ),

@@ -29,7 +29,22 @@ export const IssuanceCreated = z.object({
 export const Issuance = z.object({
   id: z.string(),
   credential_configuration_id: z.string(),
-  status: z.enum(['offered', 'redeemed', 'issued', 'expired', 'locked', 'withdrawn']),
+  status: z
+    .enum([
+      'offered',
+      'redeemed',
+      'awaiting_approval',
+      'approved',
+      'declined',
+      'issued',
+      'expired',
+      'locked',
+      'withdrawn',
+    ])
+    .describe(
+      'awaiting_approval: the wallet asked and waits for approve or decline; approved: the wallet collects the credentials at the deferred credential endpoint',
+    ),
+  approval_required: z.boolean(),
   delivery: z.array(z.enum(DELIVERY_MODES)),
   created_at: z.string().datetime(),
   expires_at: z.string().datetime(),

@@ -58,6 +58,7 @@ export const CredentialIssuerMetadata = z
     notification_endpoint: z.string().url(),
     credential_request_encryption: CredentialRequestEncryptionMetadata.optional(),
     credential_response_encryption: CredentialResponseEncryptionMetadata.optional(),
+    deferred_credential_endpoint: z.string().url().optional(),
     batch_credential_issuance: z.object({ batch_size: z.number().int().min(2) }).optional(),
     display: z.array(Display).optional(),
     credential_configurations_supported: z.record(CredentialConfigurationSupported),

@@ -29,3 +29,17 @@ export const CredentialResponse = z.object({
   credentials: z.array(z.object({ credential: z.string() })).min(1),
   notification_id: z.string().optional(),
 });
+
+/** OID4VCI 1.0 section 8.3: issuance deferred; the wallet asks the deferred credential endpoint, no sooner than `interval` seconds. */
+export const DeferredCredentialPending = z.object({
+  transaction_id: z.string(),
+  interval: z.number().int().min(1).describe('Seconds to wait before asking again'),
+});
+
+/** OID4VCI 1.0 section 9.1. */
+export const DeferredCredentialRequest = z
+  .object({
+    transaction_id: z.string().min(1).max(200),
+    credential_response_encryption: z.unknown().optional(),
+  })
+  .passthrough();

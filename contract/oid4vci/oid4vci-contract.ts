@@ -7,7 +7,12 @@ import {
   JwtVcIssuerMetadata,
 } from './credential-issuer-metadata.js';
 import { CredentialOffer } from './credential-offer.js';
-import { CredentialRequest, CredentialResponse } from './credential-request.js';
+import {
+  CredentialRequest,
+  CredentialResponse,
+  DeferredCredentialPending,
+  DeferredCredentialRequest,
+} from './credential-request.js';
 import { NonceResponse } from './nonce-response.js';
 import { NotificationRequest } from './notification-request.js';
 import { OAuthErrorResponse } from './oauth-error-response.js';
@@ -73,14 +78,23 @@ export const oid4vciContract = c.router(
       method: 'POST',
       path: '/oid4vci/v1/credential',
       body: CredentialRequest,
-      responses: { 200: CredentialResponse, ...oauthErrors },
+      responses: { 200: CredentialResponse, 202: DeferredCredentialPending, ...oauthErrors },
       summary:
-        'Credential endpoint (bearer access token): one credential per key proof; the request may come encrypted (application/jwt), and then may ask for an encrypted response',
+        'Credential endpoint (bearer access token): one credential per key proof; the request may come encrypted (application/jwt), and then may ask for an encrypted response; 202 with a transaction_id when the issuance awaits approval',
       metadata: {
         security: 'wallet',
         otherBodies: { 'application/jwt': EncryptedCredentialMessage },
         otherResponses: { 200: { 'application/jwt': EncryptedCredentialMessage } },
       },
+    },
+    deferredCredential: {
+      method: 'POST',
+      path: '/oid4vci/v1/deferred_credential',
+      body: DeferredCredentialRequest,
+      responses: { 200: CredentialResponse, 202: DeferredCredentialPending, ...oauthErrors },
+      summary:
+        'Deferred credential endpoint (OID4VCI section 9): 202 while the issuance awaits approval, then the credentials once',
+      metadata: { security: 'wallet' },
     },
     notification: {
       method: 'POST',

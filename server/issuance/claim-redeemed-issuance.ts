@@ -20,7 +20,7 @@ export async function claimRedeemedIssuance(
   const [claimed] = await sql.query<{ tenant_id: string; payload: Record<string, unknown> | null }>(
     `update issuance i set status = 'issued', issued_at = now(), payload = null
      from (select id, payload from issuance where id = $1 for update) old
-     where i.id = old.id and i.status = 'redeemed'
+     where i.id = old.id and i.status = 'redeemed' and not i.approval_required
      returning i.tenant_id, old.payload`,
     [issuanceId],
   );

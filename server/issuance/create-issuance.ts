@@ -53,6 +53,8 @@ export interface CheckedIssuance {
   grantType?: OfferGrantType | undefined;
   /** The offer link's scheme (absent: the tenant's, else openid-credential-offer). */
   offerUriScheme?: OfferUriScheme | undefined;
+  /** The wallet's credential request waits for the integrator's approval (deferred issuance). */
+  approvalRequired?: boolean | undefined;
 }
 
 /**
@@ -97,6 +99,10 @@ export async function checkIssuanceRequest(
       { field: 'offer_uri_scheme', message: 'only used when an offer is made (ui, email)' },
     ]);
   }
+  // A direct delivery is signed in the response: there is no wallet request to defer.
+  if (req.approval_required && delivery.includes('direct')) {
+    throw validationError([{ field: 'approval_required', message: 'not used with direct delivery' }]);
+  }
   if (req.expires_in !== undefined && !offered) {
     throw validationError([{ field: 'expires_in', message: 'only used when an offer is made (ui, email)' }]);
   }
@@ -110,6 +116,7 @@ export async function checkIssuanceRequest(
     expiresIn: req.expires_in,
     grantType: req.grant_type,
     offerUriScheme: req.offer_uri_scheme,
+    approvalRequired: req.approval_required,
   };
 }
 

@@ -2,7 +2,16 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import type { DeliveryModeName, OfferGrantType } from '../../contract/issuance/issuance-request.js';
 import { OFFER_URI_SCHEMES } from '../../contract/issuance/offer-uri-scheme.js';
 
-export const ISSUANCE_STATUSES = ['offered', 'redeemed', 'issued', 'locked', 'withdrawn'] as const;
+export const ISSUANCE_STATUSES = [
+  'offered',
+  'redeemed',
+  'awaiting_approval',
+  'approved',
+  'declined',
+  'issued',
+  'locked',
+  'withdrawn',
+] as const;
 
 /**
  * One credential offer of a tenant: what to issue, to whom it was delivered, and how far the
@@ -33,6 +42,14 @@ export const Issuance = defineEntity({
     preAuthorizedCodeTtlSeconds: p.integer(),
     redeemedAt: p.datetime().nullable(),
     issuedAt: p.datetime().nullable(),
+    /** Issued only once the integrator approves (OID4VCI section 9 deferred issuance). */
+    approvalRequired: p.boolean(),
+    /** SHA-256 of the transaction_id the wallet was given; never the id itself. */
+    deferredTransactionHash: p.string().nullable(),
+    /** The holder keys the deferred credential request proved, signed for once approved. */
+    deferredHolderKeys: p.json<Record<string, unknown>[]>().nullable(),
+    /** Past this an undecided issuance is expired: the wallet is denied, the integrator answered 409. */
+    approvalExpiresAt: p.datetime().nullable(),
   },
 });
 

@@ -7,6 +7,7 @@ import { idempotent } from '../idempotency/idempotent.js';
 import type { Sql } from '../persistence/sql.js';
 import { changeCredentialStatus, type StatusAction } from './change-credential-status.js';
 import { type CreatedIssuance, createIssuance, type IssuanceServices } from './create-issuance.js';
+import { decideIssuance, type IssuanceDecision } from './decide-issuance.js';
 import { Issuance } from './issuance.entity.js';
 import { issuanceView } from './issuance.view.js';
 import { IssuedCredential } from './issued-credential.entity.js';
@@ -23,7 +24,7 @@ const createdView = (created: CreatedIssuance) => ({
     : {}),
 });
 
-/** The integrator's issuance API: create offers, read them, change credential status. */
+/** The integrator's issuance API: create offers, read them, decide deferred ones, change credential status. */
 export function issuanceRoutes(services: IssuanceServices, sql: Sql) {
   const statusRoute =
     (action: StatusAction) =>
@@ -31,6 +32,14 @@ export function issuanceRoutes(services: IssuanceServices, sql: Sql) {
       const p = principalOf(req);
       const credential = await changeCredentialStatus(req.em, p.tenantId, params.id, action, req.actor ?? '');
       return { status: 200 as const, body: { id: credential.id, status: credential.status } };
+    };
+  const decisionRoute =
+    (decision: IssuanceDecision) =>
+    async ({ params, req }: { params: { id: string }; req: Request }) => {
+      const tenantId = principalOf(req).tenantId;
+      const issuance = await decideIssuance(req.em, tenantId, params.id, decision, req.actor ?? '');
+      const credentials: IssuedCredential[] = [];
+      return { status: 200 as const, body: issuanceView(issuance, credentials, services.issuerUrl) };
     };
   return {
     createIssuance: s.route(integratorContract.createIssuance, async ({ body, headers, req, res }) => {
@@ -55,6 +64,8 @@ export function issuanceRoutes(services: IssuanceServices, sql: Sql) {
       );
       return { status: 200, body: issuanceView(issuance, credentials, services.issuerUrl) };
     }),
+    approveIssuance: s.route(integratorContract.approveIssuance, decisionRoute('approve')),
+    declineIssuance: s.route(integratorContract.declineIssuance, decisionRoute('decline')),
     revokeCredential: s.route(integratorContract.revokeCredential, statusRoute('revoke')),
     suspendCredential: s.route(integratorContract.suspendCredential, statusRoute('suspend')),
     unsuspendCredential: s.route(integratorContract.unsuspendCredential, statusRoute('unsuspend')),

@@ -3,12 +3,16 @@ import type { Issuance } from './issuance.entity.js';
 import type { IssuedCredential } from './issued-credential.entity.js';
 
 export function issuanceView(i: Issuance, credentials: IssuedCredential[], issuerUrl: string) {
-  const expired = i.status === 'offered' && i.expiresAt <= new Date();
+  const now = new Date();
+  const expired =
+    (i.status === 'offered' && i.expiresAt <= now) ||
+    (i.status === 'awaiting_approval' && (i.approvalExpiresAt ?? now) <= now);
   return {
     id: i.id,
     credential_configuration_id: i.configurationId,
     status: expired ? ('expired' as const) : i.status,
     delivery: i.delivery,
+    approval_required: i.approvalRequired,
     created_at: i.createdAt.toISOString(),
     expires_at: i.expiresAt.toISOString(),
     credentials: credentials.map((c) => ({

@@ -44,6 +44,10 @@ export function planIssuance(s: IssuanceServices, c: CheckedIssuance, actor: str
     preAuthorizedCodeTtlSeconds: lifetimes.codeSeconds,
     redeemedAt: null,
     issuedAt: null,
+    approvalRequired: c.approvalRequired ?? false,
+    deferredTransactionHash: null,
+    deferredHolderKeys: null,
+    approvalExpiresAt: null,
   };
   const organization = tenant.mandator?.organization ?? tenant.name;
   const mails: MailRequest[] = [];

@@ -21,7 +21,13 @@ export interface AccessTokenGrant {
    * The issuance as the token was looked up: a credential request signs from this payload and then
    * claims the issuance only if it is still redeemed with it (issue-to-wallet.ts).
    */
-  issuance: { tenantId: string; status: string; payload: Record<string, unknown> | null };
+  issuance: {
+    tenantId: string;
+    status: string;
+    payload: Record<string, unknown> | null;
+    /** Its credential request is deferred until the integrator approves (deferred/). */
+    approvalRequired: boolean;
+  };
 }
 
 /**
@@ -67,8 +73,10 @@ export async function grantOfAccessToken(sql: Sql, token: string): Promise<Acces
     tenant_id: string;
     status: string;
     payload: Record<string, unknown> | null;
+    approval_required: boolean;
   }>(
-    `select t.issuance_id, i.configuration_id, t.dpop_jkt, t.refresh_family_id, i.tenant_id, i.status, i.payload
+    `select t.issuance_id, i.configuration_id, t.dpop_jkt, t.refresh_family_id, i.tenant_id, i.status, i.payload,
+       i.approval_required
      from oid4vci_access_token t join issuance i on i.id = t.issuance_id
      where t.token_hash = $1 and t.expires_at > now()`,
     [hash],
@@ -79,7 +87,12 @@ export async function grantOfAccessToken(sql: Sql, token: string): Promise<Acces
     configurationId: row.configuration_id,
     ...(row.dpop_jkt ? { dpopJkt: row.dpop_jkt } : {}),
     ...(row.refresh_family_id ? { refresh: { familyId: row.refresh_family_id, tokenHash: hash } } : {}),
-    issuance: { tenantId: row.tenant_id, status: row.status, payload: row.payload },
+    issuance: {
+      tenantId: row.tenant_id,
+      status: row.status,
+      payload: row.payload,
+      approvalRequired: row.approval_required,
+    },
   };
 }
 

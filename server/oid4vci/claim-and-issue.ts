@@ -56,6 +56,7 @@ export async function claimAndIssue(
   const text = `with claimed as (
       update issuance set status = 'issued', issued_at = now(), payload = null
       where id = ${params.add(issuance.id)} and status = 'redeemed' and payload is not null
+        and not approval_required
       returning id
     ), used_nonces as (
       insert into oid4vci_nonce (nonce_hash, expires_at)

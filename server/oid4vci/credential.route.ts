@@ -5,6 +5,8 @@ import type { AppContext } from '../app-context.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { grantOfRequest } from './access-token-guard.js';
 import { checkCNonces } from './c-nonce-store.js';
+import { deferCredentialRequest } from './deferred/defer-credential-request.js';
+import { pendingResponse } from './deferred/transaction-id.js';
 import { responseEncryptionOfRequest } from './encryption/required-encryption.js';
 import { encryptResponse, jwtBody } from './encryption/response-encryption.js';
 import { issueToWallet } from './issue-to-wallet.js';
@@ -60,6 +62,18 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql
       required: configuration.keyAttestationsRequired ?? null,
     });
     const cNonces = await checkCNonces(ctx.signer, holder.nonces);
+    // An issuance behind an approval keeps the proven keys and answers 202 (OID4VCI section 8.3); a
+    // refreshed token of one already issued gets its fresh credential as usual.
+    if (grant.issuance.approvalRequired && grant.issuance.status !== 'issued') {
+      const transactionId = await deferCredentialRequest(req.em, ctx.sql, grant, {
+        keys: holder.keys,
+        cNonces,
+      });
+      const pending = pendingResponse(transactionId);
+      if (!encryption) return pending;
+      // Section 8.3: a deferred answer is a Credential Response too, encrypted like any other.
+      return { status: 202, body: jwtBody(res, await encryptResponse(pending.body, encryption)) as never };
+    }
     const batch = await issueToWallet(
       req.em,
       { signer: ctx.signer, issuerUrl, sql: ctx.sql },

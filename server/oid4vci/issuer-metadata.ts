@@ -12,6 +12,7 @@ export const oid4vciEndpoints = (issuerUrl: string) => ({
   nonce: `${issuerUrl}/oid4vci/v1/nonce`,
   credential: `${issuerUrl}/oid4vci/v1/credential`,
   notification: `${issuerUrl}/oid4vci/v1/notification`,
+  deferredCredential: `${issuerUrl}/oid4vci/v1/deferred_credential`,
 });
 
 /**
@@ -37,6 +38,7 @@ export async function credentialIssuerMetadata(em: EntityManager, config: Config
     nonce_endpoint: endpoints.nonce,
     notification_endpoint: endpoints.notification,
     ...encryptionMetadata(config),
+    deferred_credential_endpoint: endpoints.deferredCredential,
     ...(config.BATCH_SIZE > 1 ? { batch_credential_issuance: { batch_size: config.BATCH_SIZE } } : {}),
     display: [{ name: config.ISSUER_NAME, locale: 'en' }],
     credential_configurations_supported: Object.fromEntries(

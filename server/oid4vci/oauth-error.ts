@@ -32,6 +32,8 @@ export const invalidEncryptionParameters = (d: string) =>
   new OAuthError(400, 'invalid_encryption_parameters', d);
 export const invalidProof = (d: string) => new OAuthError(400, 'invalid_proof', d);
 export const invalidNonce = (d: string) => new OAuthError(400, 'invalid_nonce', d);
+/** OID4VCI 1.0 section 9.3: unknown to this issuer, or already used to obtain the credentials. */
+export const invalidTransactionId = (d: string) => new OAuthError(400, 'invalid_transaction_id', d);
 export const invalidNotificationId = (d: string) => new OAuthError(400, 'invalid_notification_id', d);
 export const invalidNotificationRequest = (d: string) =>
   new OAuthError(400, 'invalid_notification_request', d);

@@ -6,6 +6,7 @@ import { formBody } from '../http/body-parsers.js';
 import type { OfferCodes } from '../issuance/offer-codes.js';
 import { credentialRoute } from './credential.route.js';
 import { credentialOfferRoute } from './credential-offer.route.js';
+import { deferredCredentialRoute } from './deferred/deferred-credential.route.js';
 import { decryptCredentialRequest } from './encryption/decrypt-credential-request.js';
 import { metadataRoutes } from './metadata.routes.js';
 import { nonceRoute } from './nonce.route.js';
@@ -36,6 +37,7 @@ export function mountOid4vci(app: Express, ctx: AppContext, codes: OfferCodes): 
     nonce: nonceRoute(ctx),
     credential: credentialRoute(ctx),
     notification: notificationRoute(ctx),
+    deferredCredential: deferredCredentialRoute(ctx),
   });
   createExpressEndpoints(oid4vciContract, router, app, {
     responseValidation: true,

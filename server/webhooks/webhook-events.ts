@@ -29,6 +29,11 @@ export function webhookEventOf(a: AuditFacts): WebhookEvent | undefined {
   switch (a.action) {
     case 'offer.redeemed':
       return event('issuance.redeemed', { issuance_id: subject });
+    // Deferred issuance: the wallet waits on the integrator's decision.
+    case 'issuance.awaiting_approval':
+    case 'issuance.approved':
+    case 'issuance.declined':
+      return event(a.action, { issuance_id: subject, credential_configuration_id: text(d.configuration) });
     case 'credential.issued':
       return event('credential.issued', {
         issuance_id: subject,

@@ -26,7 +26,11 @@ interface OpenApiOperation {
 }
 
 // Wallet routes that take a bearer access token from the token endpoint (OpenAPI leaves them open).
-const ACCESS_TOKEN_ROUTES = new Set(['/oid4vci/v1/credential', '/oid4vci/v1/notification']);
+const ACCESS_TOKEN_ROUTES = new Set([
+  '/oid4vci/v1/credential',
+  '/oid4vci/v1/notification',
+  '/oid4vci/v1/deferred_credential',
+]);
 
 export function operations(): Operation[] {
   const doc = JSON.parse(readFileSync(new URL('../../openapi/openapi.json', import.meta.url), 'utf8')) as {
@@ -139,5 +143,6 @@ export const BASE_BODIES: Record<string, Record<string, unknown>> = {
     proofs: { jwt: ['a.b.c'] },
   },
   'POST /oid4vci/v1/notification': { notification_id: 'hostile', event: 'credential_accepted' },
+  'POST /oid4vci/v1/deferred_credential': { transaction_id: 'hostile-transaction' },
   'POST /oid4vp/auth-response': { state: 'hostile-state', vp_token: '{}' },
 };

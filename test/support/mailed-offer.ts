@@ -12,9 +12,11 @@ export async function mailedOffer(
   email: string,
   payload: Record<string, unknown> = employeePayload(),
   configurationId = 'LEARCredentialEmployee',
+  options: { approvalRequired?: boolean } = {},
 ) {
+  const approval = options.approvalRequired ? { approval_required: true } : {};
   const res = await integrator.createIssuance({
-    body: { credential_configuration_id: configurationId, payload, delivery: 'ui', email },
+    body: { credential_configuration_id: configurationId, payload, delivery: 'ui', email, ...approval },
   });
   if (res.status !== 201 || !res.body.credential_offer_uri) throw new Error(`offer: ${res.status}`);
   const mail = await smtp.waitForMail(

@@ -1,5 +1,5 @@
 import { type CredentialEncryption, encryptCredentialRequest } from './credential-encryption.js';
-import { WalletError } from './errors.js';
+import { DeferredIssuance, WalletError } from './errors.js';
 import { callEndpoint, type HttpOptions } from './http.js';
 
 export interface CredentialRequest {
@@ -20,10 +20,11 @@ export interface CredentialResponse {
 }
 
 /**
- * Credential request (OID4VCI §8.2) with `proofs: { jwt: [...] }`. Only immediate issuance is
- * supported: a deferred answer (202 with transaction_id) is reported as an error. Request errors
- * such as `invalid_proof` or `invalid_nonce` throw OAuthError. With `encryption`, the request goes
- * as a JWE and the response must come as one (error responses stay plain JSON).
+ * Credential request (OID4VCI §8.2) with `proofs: { jwt: [...] }`. A deferred answer (202 with
+ * transaction_id and interval, §8.3) throws DeferredIssuance, which carries both: ask the deferred
+ * credential endpoint with it (deferred-credential.ts). Request errors such as `invalid_proof` or
+ * `invalid_nonce` throw OAuthError. With `encryption`, the request goes as a JWE and the response
+ * (a deferred one too) must come as one (error responses stay plain JSON).
  */
 export async function requestCredential(
   req: CredentialRequest,
@@ -54,9 +55,29 @@ export async function requestCredential(
   if (!encrypted && res.jwt !== undefined)
     throw new WalletError('the issuer answered with an unasked-for JWT');
   if (encrypted && res.jwt !== undefined) res.body = await encrypted.decryptResponse(res.jwt);
-  if (res.status === 202 || res.body?.transaction_id !== undefined)
-    throw new WalletError('the issuer deferred issuance, which this wallet does not support');
-  const list = res.body?.credentials;
+  const pending = deferredOf(res.status, res.body);
+  if (pending) throw new DeferredIssuance(pending.transactionId, pending.interval);
+  return credentialsOf(res.body, req.proofJwts.length);
+}
+
+/** The transaction_id and interval of a deferred answer (202, OID4VCI §8.3), if it is one. */
+export function deferredOf(status: number, body: Record<string, unknown> | undefined) {
+  if (status !== 202 && body?.transaction_id === undefined) return undefined;
+  const transactionId = body?.transaction_id;
+  const interval = body?.interval;
+  if (typeof transactionId !== 'string' || !transactionId)
+    throw new WalletError('a deferred answer lacks its transaction_id');
+  if (typeof interval !== 'number' || !(interval > 0))
+    throw new WalletError('a deferred answer lacks a positive interval');
+  return { transactionId, interval };
+}
+
+/** The credentials of a Credential Response (§8.3), for a request with `keyCount` proofs. */
+export function credentialsOf(
+  body: Record<string, unknown> | undefined,
+  keyCount: number,
+): CredentialResponse {
+  const list = body?.credentials;
   if (!Array.isArray(list) || list.length === 0)
     throw new WalletError('credential response has no credentials');
   const credentials = list.map((c) => {
@@ -64,9 +85,8 @@ export async function requestCredential(
     if (typeof value !== 'string') throw new WalletError('a credentials entry lacks a string credential');
     return value;
   });
-  if (credentials.length > req.proofJwts.length)
-    throw new WalletError('more credentials than keys were returned');
-  const notificationId = res.body?.notification_id;
+  if (credentials.length > keyCount) throw new WalletError('more credentials than keys were returned');
+  const notificationId = body?.notification_id;
   if (notificationId !== undefined && typeof notificationId !== 'string')
     throw new WalletError('notification_id is not a string');
   return { credentials, ...(notificationId !== undefined ? { notificationId } : {}) };

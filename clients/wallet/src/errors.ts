@@ -23,6 +23,21 @@ export class OAuthError extends WalletError {
   }
 }
 
+/**
+ * The issuer deferred issuance (OID4VCI §8.3, 202): the credentials come later from the deferred
+ * credential endpoint, asked with `transactionId` and the same access token, no more often than
+ * every `interval` seconds.
+ */
+export class DeferredIssuance extends WalletError {
+  override name = 'DeferredIssuance';
+  constructor(
+    readonly transactionId: string,
+    readonly interval: number,
+  ) {
+    super(`the issuer deferred issuance: ask again in ${interval}s with the transaction_id`);
+  }
+}
+
 /** A received credential failed a check; `check` names which one. */
 export class CredentialVerificationError extends WalletError {
   override name = 'CredentialVerificationError';

@@ -13,6 +13,7 @@ export * from './credential-encryption.js';
 export * from './credential-offer.js';
 export * from './credential-request.js';
 export * from './credential-store.js';
+export * from './deferred-credential.js';
 export * from './encrypt-response.js';
 export * from './errors.js';
 export * from './file-wallet-store.js';

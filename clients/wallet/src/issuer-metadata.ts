@@ -22,6 +22,7 @@ export interface CredentialIssuerMetadata {
   credential_endpoint: string;
   nonce_endpoint?: string;
   notification_endpoint?: string;
+  deferred_credential_endpoint?: string;
   batch_credential_issuance?: { batch_size: number };
   credential_configurations_supported: Record<string, CredentialConfiguration>;
   [other: string]: unknown;

@@ -2,7 +2,8 @@ import { calculateJwkThumbprint, type JWK } from 'jose';
 import { credentialEncryptionOf } from './credential-encryption.js';
 import { type CredentialOffer, preAuthorizedGrant, resolveCredentialOffer } from './credential-offer.js';
 import { requestCredential } from './credential-request.js';
-import { OAuthError, WalletError } from './errors.js';
+import { awaitDeferredCredential, deferredEndpointOf } from './deferred-credential.js';
+import { DeferredIssuance, OAuthError, WalletError } from './errors.js';
 import type { HolderCrypto, HolderKey } from './holder-crypto.js';
 import type { HttpOptions } from './http.js';
 import { type CredentialConfiguration, type DiscoveredIssuer, discoverIssuer } from './issuer-metadata.js';
@@ -34,6 +35,12 @@ export interface ReceiveOptions extends HttpOptions {
    * offers both (default true); an issuer that requires encryption gets it either way.
    */
   encrypt?: boolean;
+  /**
+   * When the issuer defers issuance (OID4VCI §8.3, e.g. until someone approves it), wait up to this
+   * many milliseconds, asking the deferred credential endpoint every `interval` it names. Absent or
+   * past it, DeferredIssuance is thrown (with the transaction_id, for a later requestDeferredCredential).
+   */
+  deferredTimeoutMs?: number;
 }
 
 /** A credential received and verified; `compact` is as the Credential Response carried it. */
@@ -116,10 +123,21 @@ export async function receiveCredentialOffer(
       opts,
     );
   };
-  const response = await request().catch((e) => {
-    if (e instanceof OAuthError && e.error === 'invalid_nonce') return request();
-    throw e;
-  });
+  const response = await request()
+    .catch((e) => {
+      if (e instanceof OAuthError && e.error === 'invalid_nonce') return request();
+      throw e;
+    })
+    .catch((e) => {
+      if (!(e instanceof DeferredIssuance) || !opts.deferredTimeoutMs) throw e;
+      const deferred = {
+        deferredCredentialEndpoint: deferredEndpointOf(issuer),
+        accessToken: token.access_token,
+        transactionId: e.transactionId,
+        keyCount,
+      };
+      return awaitDeferredCredential(deferred, e, opts.deferredTimeoutMs, opts);
+    });
 
   const notify = (event: 'credential_accepted' | 'credential_failure', eventDescription?: string) =>
     issuer.notification_endpoint && response.notificationId

@@ -33,6 +33,7 @@ import { Migration20261127000200_trust_sources } from './Migration20261127000200
 import { Migration20261127000300_approvals } from './Migration20261127000300_approvals.js';
 import { Migration20261127000400_transaction_data_types } from './Migration20261127000400_transaction_data_types.js';
 import { Migration20261127000500_credential_encryption } from './Migration20261127000500_credential_encryption.js';
+import { Migration20261127000600_deferred_issuance } from './Migration20261127000600_deferred_issuance.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -91,4 +92,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261127000500_credential_encryption',
     class: Migration20261127000500_credential_encryption,
   },
+  { name: 'Migration20261127000600_deferred_issuance', class: Migration20261127000600_deferred_issuance },
 ];
