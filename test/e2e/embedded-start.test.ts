@@ -115,6 +115,12 @@ describe('npm start on embedded defaults', () => {
   it('provisions a SCIM user: created, deactivated, deleted', () => mission.scimLifecycle(), 60_000);
 
   it(
+    'defers an issuance behind an approval: approved and collected, or declined',
+    () => mission.deferredLifecycle(),
+    90_000,
+  );
+
+  it(
     'issues the employee mdoc (authorization and pre-authorized code), verifies it over direct_post.jwt, refuses it once revoked',
     () => mission.mdocLifecycle(),
     90_000,

@@ -46,6 +46,12 @@ describe('with a pool of one connection', () => {
 
   it('issues, verifies and revokes the employee mdoc', () => mission.mdocLifecycle(), 60_000);
 
+  it(
+    'defers an issuance behind an approval: approved and collected, or declined',
+    () => mission.deferredLifecycle(),
+    90_000,
+  );
+
   it('provisions over SCIM and verifies the audit chain', async () => {
     await mission.scimLifecycle();
     await mission.auditVerified();

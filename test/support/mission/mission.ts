@@ -18,6 +18,7 @@ import { acmeTenant } from '../test-service.js';
 import { until } from '../until.js';
 import { approveWithDemoWallet, approveWithThirdPartyHolder } from './approval.js';
 import { issueByAuthorizationCode } from './authorization-code.js';
+import { deferredLifecycle } from './deferred.js';
 import type { Mailbox } from './mailbox.js';
 import { mdocLifecycle } from './mdoc.js';
 import { oidcLogin } from './oidc-login.js';
@@ -185,6 +186,11 @@ export class Mission {
   async approve(wallet: HolderWallet) {
     await approveWithDemoWallet(this.integrator, wallet);
     await approveWithThirdPartyHolder(this.integrator);
+  }
+
+  /** Issuances behind an approval: one approved and collected from the deferred endpoint, one declined. */
+  async deferredLifecycle() {
+    await deferredLifecycle(this.integrator, this.mailbox, () => this.wallet(), this.nextEmail);
   }
 
   /** A PID-like credential trusted through a published list (ETSI TS 119 602), then no longer. */
