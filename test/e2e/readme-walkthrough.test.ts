@@ -68,6 +68,9 @@ describe('the README walkthrough', () => {
     expect(output).toMatch(/"status":"offered"/);
     expect(output).toMatch(/SD-JWT VC with \d+ disclosures/);
     expect(output).toMatch(/INVALID/);
+    // The deferred issuance: approved, then collected by the waiting wallet.
+    expect(output).toMatch(/"status":"approved"/);
+    expect(output).toMatch(/Luis/);
     // The approval: approved by the wallet, its receipt valid offline.
     expect(output).toMatch(/"valid": true/);
     expect(output).toMatch(/PO-2026-0042/);
