@@ -93,8 +93,15 @@ export const oid4vciContract = c.router(
       body: DeferredCredentialRequest,
       responses: { 200: CredentialResponse, 202: DeferredCredentialPending, ...oauthErrors },
       summary:
-        'Deferred credential endpoint (OID4VCI section 9): 202 while the issuance awaits approval, then the credentials once',
-      metadata: { security: 'wallet' },
+        'Deferred credential endpoint (OID4VCI section 9): 202 while the issuance awaits approval, then the credentials once; encrypted like the credential endpoint',
+      metadata: {
+        security: 'wallet',
+        otherBodies: { 'application/jwt': EncryptedCredentialMessage },
+        otherResponses: {
+          200: { 'application/jwt': EncryptedCredentialMessage },
+          202: { 'application/jwt': EncryptedCredentialMessage },
+        },
+      },
     },
     notification: {
       method: 'POST',

@@ -30,6 +30,7 @@ export function mountOid4vci(app: Express, ctx: AppContext, codes: OfferCodes): 
   });
   app.use('/oid4vci/v1/token', formBody('16kb'));
   app.post('/oid4vci/v1/credential', decryptCredentialRequest(ctx.config));
+  app.post('/oid4vci/v1/deferred_credential', decryptCredentialRequest(ctx.config));
   const router = s.router(oid4vciContract, {
     ...metadataRoutes(ctx),
     credentialOffer: credentialOfferRoute(issuerUrl, codes),

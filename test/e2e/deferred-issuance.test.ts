@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../clients/integrator/src/index.js';
 import {
   createProofJwt,
+  credentialEncryptionOf,
   DeferredIssuance,
   discoverIssuer,
   inMemoryHolderCrypto,
@@ -89,7 +90,15 @@ async function deferredRequest() {
       },
       http,
     );
-  return { offerId: offer.offerId, offerUri: offer.offerUri, transactionId, key, issuer, ask };
+  return {
+    offerId: offer.offerId,
+    offerUri: offer.offerUri,
+    transactionId,
+    key,
+    issuer,
+    ask,
+    accessToken: token.access_token,
+  };
 }
 
 const failure = (p: Promise<unknown>) =>
@@ -197,6 +206,36 @@ describe('deferred issuance behind an approval', () => {
     });
     expect((await f.integrator.approveIssuance({ params: { id: d.offerId } })).status).toBe(200);
     expect((await f.integrator.approveIssuance({ params: { id: d.offerId } })).status).toBe(409);
+  });
+
+  it('follows the credential endpoint’s encryption rules: encrypted answers to encrypted asks, never in a plain request', async () => {
+    const d = await deferredRequest();
+    const plain = await fetch(d.issuer.deferred_credential_endpoint as string, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${d.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        transaction_id: d.transactionId,
+        credential_response_encryption: { jwk: {}, enc: 'A128GCM' },
+      }),
+    });
+    expect(plain.status).toBe(400);
+    expect(await plain.json()).toMatchObject({ error: 'invalid_encryption_parameters' });
+    const encryption = credentialEncryptionOf(d.issuer as never, true);
+    if (!encryption) throw new Error('the issuer offers no encryption');
+    const ask = (transactionId = d.transactionId) =>
+      requestDeferredCredential(
+        {
+          deferredCredentialEndpoint: d.issuer.deferred_credential_endpoint as string,
+          accessToken: d.accessToken,
+          transactionId,
+          keyCount: 1,
+          encryption,
+        },
+        http,
+      );
+    expect(await failure(ask())).toBeInstanceOf(DeferredIssuance);
+    expect((await f.integrator.approveIssuance({ params: { id: d.offerId } })).status).toBe(200);
+    expect((await ask()).credentials).toHaveLength(1);
   });
 
   it('answers 409 to a decision on an issuance the wallet has not asked for yet', async () => {

@@ -38,23 +38,14 @@ export async function requestCredential(
       : { credential_configuration_id: req.credentialConfigurationId }),
     proofs: { jwt: req.proofJwts },
   };
-  const encrypted = req.encryption ? await encryptCredentialRequest(body, req.encryption) : undefined;
-  const type = encrypted ? 'application/jwt' : 'application/json';
-  const res = await callEndpoint(
+  const res = await postCredentialMessage(
     'credential',
     req.credentialEndpoint,
-    {
-      method: 'POST',
-      headers: { authorization: `Bearer ${req.accessToken}`, 'content-type': type, accept: type },
-      body: encrypted ? encrypted.jwe : JSON.stringify(body),
-    },
+    req.accessToken,
+    body,
+    req.encryption,
     http,
   );
-  if (encrypted && res.jwt === undefined)
-    throw new WalletError('the issuer answered an encrypted credential request in plain JSON');
-  if (!encrypted && res.jwt !== undefined)
-    throw new WalletError('the issuer answered with an unasked-for JWT');
-  if (encrypted && res.jwt !== undefined) res.body = await encrypted.decryptResponse(res.jwt);
   const pending = deferredOf(res.status, res.body);
   if (pending) throw new DeferredIssuance(pending.transactionId, pending.interval);
   return credentialsOf(res.body, req.proofJwts.length);
@@ -90,4 +81,38 @@ export function credentialsOf(
   if (notificationId !== undefined && typeof notificationId !== 'string')
     throw new WalletError('notification_id is not a string');
   return { credentials, ...(notificationId !== undefined ? { notificationId } : {}) };
+}
+
+/**
+ * POSTs a message to the credential or deferred credential endpoint with the access token: plain
+ * JSON, or with `encryption` (§10) as a JWE asking for an encrypted response, which must then come
+ * as one (error responses stay plain JSON) and is decrypted here.
+ */
+export async function postCredentialMessage(
+  name: string,
+  endpoint: string,
+  accessToken: string,
+  body: Record<string, unknown>,
+  encryption: CredentialEncryption | undefined,
+  http: HttpOptions,
+): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
+  const encrypted = encryption ? await encryptCredentialRequest(body, encryption) : undefined;
+  const type = encrypted ? 'application/jwt' : 'application/json';
+  const res = await callEndpoint(
+    name,
+    endpoint,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': type, accept: type },
+      body: encrypted ? encrypted.jwe : JSON.stringify(body),
+    },
+    http,
+  );
+  if (encrypted && res.jwt === undefined)
+    throw new WalletError(`the issuer answered an encrypted ${name} request in plain JSON`);
+  if (!encrypted && res.jwt !== undefined)
+    throw new WalletError('the issuer answered with an unasked-for JWT');
+  if (encrypted && res.jwt !== undefined)
+    return { status: res.status, body: await encrypted.decryptResponse(res.jwt) };
+  return { status: res.status, body: res.body };
 }

@@ -1,4 +1,10 @@
-import { type CredentialResponse, credentialsOf, deferredOf } from './credential-request.js';
+import type { CredentialEncryption } from './credential-encryption.js';
+import {
+  type CredentialResponse,
+  credentialsOf,
+  deferredOf,
+  postCredentialMessage,
+} from './credential-request.js';
 import { DeferredIssuance, WalletError } from './errors.js';
 import { callEndpoint, type HttpOptions } from './http.js';
 
@@ -9,6 +15,8 @@ export interface DeferredCredentialRequest {
   transactionId: string;
   /** How many proofs the deferred request carried: at most that many credentials come back. */
   keyCount: number;
+  /** Encrypt as the credential request was (OID4VCI §9: the deferred endpoint follows the same rules). */
+  encryption?: CredentialEncryption;
 }
 
 /**
@@ -21,18 +29,12 @@ export async function requestDeferredCredential(
   req: DeferredCredentialRequest,
   http: HttpOptions = {},
 ): Promise<CredentialResponse> {
-  const res = await callEndpoint(
+  const res = await postCredentialMessage(
     'deferred credential',
     req.deferredCredentialEndpoint,
-    {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${req.accessToken}`,
-        'content-type': 'application/json',
-        accept: 'application/json',
-      },
-      body: JSON.stringify({ transaction_id: req.transactionId }),
-    },
+    req.accessToken,
+    { transaction_id: req.transactionId },
+    req.encryption,
     http,
   );
   const pending = deferredOf(res.status, res.body);

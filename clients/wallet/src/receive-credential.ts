@@ -135,6 +135,7 @@ export async function receiveCredentialOffer(
         accessToken: token.access_token,
         transactionId: e.transactionId,
         keyCount,
+        ...(encryption ? { encryption } : {}),
       };
       return awaitDeferredCredential(deferred, e, opts.deferredTimeoutMs, opts);
     });

@@ -4,6 +4,8 @@ import { oid4vciContract } from '../../../contract/oid4vci/oid4vci-contract.js';
 import type { AppContext } from '../../app-context.js';
 import { findConfiguration } from '../../credential-configurations/credential-configuration-registry.js';
 import { grantOfRequest } from '../access-token-guard.js';
+import { responseEncryptionOfRequest } from '../encryption/required-encryption.js';
+import { encryptResponse, jwtBody } from '../encryption/response-encryption.js';
 import {
   credentialRequestDenied,
   invalidCredentialRequest,
@@ -36,8 +38,18 @@ export function deferredCredentialRoute(ctx: Pick<AppContext, 'config' | 'signer
   return s.route(oid4vciContract.deferredCredential, async ({ body, req, res }) => {
     res.setHeader('Cache-Control', 'no-store');
     const grant = await grantOfRequest(req, res, ctx);
-    if (body.credential_response_encryption)
-      throw invalidCredentialRequest('credential response encryption is not supported');
+    // Section 9: the same encryption rules as the credential endpoint, checked before anything else.
+    const encryption = await responseEncryptionOfRequest(
+      req.em,
+      ctx.config,
+      res,
+      body,
+      grant.issuance.tenantId,
+    );
+    const answer = async <S extends 200 | 202>(status: S, message: Record<string, unknown>) =>
+      encryption
+        ? { status, body: jwtBody(res, await encryptResponse(message, encryption)) as never }
+        : { status, body: message as never };
     const [row] = await ctx.sql.query<DeferredRow>(
       `select tenant_id, status, payload, deferred_transaction_hash, deferred_holder_keys, approval_expires_at
        from issuance where id = $1`,
@@ -50,7 +62,7 @@ export function deferredCredentialRoute(ctx: Pick<AppContext, 'config' | 'signer
     if (row.status === 'awaiting_approval') {
       if (row.approval_expires_at && row.approval_expires_at <= new Date())
         throw credentialRequestDenied('the issuer did not decide in time');
-      return pendingResponse(body.transaction_id);
+      return answer(202, pendingResponse(body.transaction_id).body);
     }
     if (row.status !== 'approved' || !row.payload || !row.deferred_holder_keys)
       throw invalidTransactionId('this transaction_id was used already');
@@ -69,12 +81,9 @@ export function deferredCredentialRoute(ctx: Pick<AppContext, 'config' | 'signer
       },
       configuration,
     );
-    return {
-      status: 200,
-      body: {
-        credentials: batch.credentials.map((c) => ({ credential: c.credential })),
-        notification_id: batch.notificationId,
-      },
-    };
+    return answer(200, {
+      credentials: batch.credentials.map((c) => ({ credential: c.credential })),
+      notification_id: batch.notificationId,
+    });
   });
 }
