@@ -6,7 +6,7 @@ import {
   postCredentialMessage,
 } from './credential-request.js';
 import { DeferredIssuance, WalletError } from './errors.js';
-import { callEndpoint, type HttpOptions } from './http.js';
+import type { HttpOptions } from './http.js';
 
 export interface DeferredCredentialRequest {
   deferredCredentialEndpoint: string;

@@ -6,12 +6,7 @@ import { findConfiguration } from '../../credential-configurations/credential-co
 import { grantOfRequest } from '../access-token-guard.js';
 import { responseEncryptionOfRequest } from '../encryption/required-encryption.js';
 import { encryptResponse, jwtBody } from '../encryption/response-encryption.js';
-import {
-  credentialRequestDenied,
-  invalidCredentialRequest,
-  invalidToken,
-  invalidTransactionId,
-} from '../oauth-error.js';
+import { credentialRequestDenied, invalidToken, invalidTransactionId } from '../oauth-error.js';
 import { issueDeferred } from './issue-deferred.js';
 import { isTransactionId, pendingResponse } from './transaction-id.js';
 
