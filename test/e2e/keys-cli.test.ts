@@ -28,13 +28,20 @@ describe('npm run cli -- keys …', () => {
   it('csr to a file, import-chain from a file, development-ca to a file', async () => {
     const csrFile = path.join(dir, 'verifier.csr');
     const csr = await cli('keys', 'csr', 'verifier', '--subject', 'CN=verifier.acme.test', '--out', csrFile);
-    expect(csr).toMatchObject({ code: 0, body: { purpose: 'verifier', subject: 'CN=verifier.acme.test' } });
+    // The CLI's stderr as the message: a failure that prints nothing on stdout still says why.
+    expect(csr, `${csr.stderr} stdout: ${csr.stdout}`).toMatchObject({
+      code: 0,
+      body: { purpose: 'verifier', subject: 'CN=verifier.acme.test' },
+    });
     const ca = await makeTestCa('CLI');
     const leaf = await ca.issue(await fs.readFile(csrFile, 'utf8'));
     const chainFile = path.join(dir, 'chain.pem');
     await fs.writeFile(chainFile, ca.pemChain(leaf));
     const imported = await cli('keys', 'import-chain', csr.body.kid, chainFile);
-    expect(imported).toMatchObject({ code: 0, body: { kid: csr.body.kid, certificate_source: 'imported' } });
+    expect(imported, `${imported.stderr} stdout: ${imported.stdout}`).toMatchObject({
+      code: 0,
+      body: { kid: csr.body.kid, certificate_source: 'imported' },
+    });
     expect(await t.service.context.signer.certificateChain('verifier')).toEqual([
       Buffer.from(leaf.rawData).toString('base64'),
       Buffer.from(ca.intermediate.rawData).toString('base64'),
@@ -42,7 +49,8 @@ describe('npm run cli -- keys …', () => {
 
     // The same file again for another key: refused, exit code 1, the problem printed.
     const issuerKid = await t.service.context.signer.activeKid('issuer');
-    expect(await cli('keys', 'import-chain', issuerKid, chainFile)).toMatchObject({
+    const again = await cli('keys', 'import-chain', issuerKid, chainFile);
+    expect(again, `${again.stderr} stdout: ${again.stdout}`).toMatchObject({
       code: 1,
       body: { status: 400, errors: [{ field: 'certificate_chain' }] },
     });
