@@ -26,23 +26,25 @@ export const IssuanceCreated = z.object({
   credential_id: z.string().uuid().optional().describe('For direct delivery: the credential issued'),
 });
 
+/** The states an issuance is kept in; `expired` is not kept but read from its expiry. */
+export const ISSUANCE_STATUSES = [
+  'offered',
+  'redeemed',
+  'awaiting_approval',
+  'approved',
+  'declined',
+  'issued',
+  'locked',
+  'withdrawn',
+] as const;
+
 export const Issuance = z.object({
   id: z.string(),
   credential_configuration_id: z.string(),
   status: z
-    .enum([
-      'offered',
-      'redeemed',
-      'awaiting_approval',
-      'approved',
-      'declined',
-      'issued',
-      'expired',
-      'locked',
-      'withdrawn',
-    ])
+    .enum([...ISSUANCE_STATUSES, 'expired'])
     .describe(
-      'awaiting_approval: the wallet asked and waits for approve or decline; approved: the wallet collects the credentials at the deferred credential endpoint',
+      'expired: past its expiry, undecided or unredeemed; awaiting_approval: the wallet asked and waits for approve or decline; approved: the wallet collects the credentials at the deferred credential endpoint',
     ),
   approval_required: z.boolean(),
   delivery: z.array(z.enum(DELIVERY_MODES)),

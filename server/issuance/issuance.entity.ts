@@ -1,17 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { ISSUANCE_STATUSES } from '../../contract/issuance/issuance.js';
 import type { DeliveryModeName, OfferGrantType } from '../../contract/issuance/issuance-request.js';
 import { OFFER_URI_SCHEMES } from '../../contract/issuance/offer-uri-scheme.js';
-
-export const ISSUANCE_STATUSES = [
-  'offered',
-  'redeemed',
-  'awaiting_approval',
-  'approved',
-  'declined',
-  'issued',
-  'locked',
-  'withdrawn',
-] as const;
 
 /**
  * One credential offer of a tenant: what to issue, to whom it was delivered, and how far the

@@ -1,5 +1,4 @@
 import { initServer } from '@ts-rest/express';
-import { CredentialResponse } from '../../contract/oid4vci/credential-request.js';
 import { oid4vciContract } from '../../contract/oid4vci/oid4vci-contract.js';
 import type { AppContext } from '../app-context.js';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
@@ -8,7 +7,7 @@ import { checkCNonces } from './c-nonce-store.js';
 import { deferCredentialRequest } from './deferred/defer-credential-request.js';
 import { pendingResponse } from './deferred/transaction-id.js';
 import { responseEncryptionOfRequest } from './encryption/required-encryption.js';
-import { encryptResponse, jwtBody } from './encryption/response-encryption.js';
+import { credentialAnswer } from './encryption/response-encryption.js';
 import { issueToWallet } from './issue-to-wallet.js';
 import { invalidCredentialRequest, invalidToken, unknownCredentialConfiguration } from './oauth-error.js';
 import { holderKeys } from './proof/holder-keys.js';
@@ -43,6 +42,7 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql
       body,
       grant.issuance.tenantId,
     );
+    const answer = credentialAnswer(res, encryption);
     const requested = body.credential_configuration_id;
     if (!requested) throw invalidCredentialRequest('credential_configuration_id is required');
     if (requested !== grant.configurationId)
@@ -69,10 +69,7 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql
         keys: holder.keys,
         cNonces,
       });
-      const pending = pendingResponse(transactionId);
-      if (!encryption) return pending;
-      // Section 8.3: a deferred answer is a Credential Response too, encrypted like any other.
-      return { status: 202, body: jwtBody(res, await encryptResponse(pending.body, encryption)) as never };
+      return answer(202, pendingResponse(transactionId).body);
     }
     const batch = await issueToWallet(
       req.em,
@@ -88,9 +85,6 @@ export function credentialRoute(ctx: Pick<AppContext, 'config' | 'signer' | 'sql
       credentials: batch.credentials.map((c) => ({ credential: c.credential })),
       notification_id: batch.notificationId,
     };
-    if (!encryption) return { status: 200, body: response };
-    // Section 8.3: the same response and status, as a JWE; checked here as ts-rest checks plain ones.
-    const jwe = await encryptResponse(CredentialResponse.parse(response), encryption);
-    return { status: 200, body: jwtBody(res, jwe) as never };
+    return answer(200, response);
   });
 }

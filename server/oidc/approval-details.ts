@@ -1,12 +1,10 @@
 import type { z } from 'zod';
 import { ApprovalAuthorizationDetail } from '../../contract/approvals/approval.js';
+import { APPROVAL_QUERY_ID } from '../approvals/approval-session-request.js';
 import { approvalTransactionData, builtInDefinition } from '../approvals/approval-transaction-data.js';
 import type { SessionApproval } from '../approvals/session-approval.js';
 import { DomainError } from '../domain-errors.js';
 import type { AuthorizationError } from './authorization-request.js';
-
-/** The credential query id an approval's transaction data names (the login session's only query). */
-export const APPROVAL_QUERY_ID = 'credential';
 
 /**
  * RFC 9396 `authorization_details` of a sign-in that is an approval: a JSON array of exactly one

@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DigitalCredentialRequest } from '../../contract/oid4vp/dc-api-request.js';
-import { approvalTransactionData } from '../approvals/approval-transaction-data.js';
+import { approvalSessionRequest } from '../approvals/approval-session-request.js';
 import type { SessionApproval } from '../approvals/session-approval.js';
-import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { DomainError } from '../domain-errors.js';
 import { TtlStoreUnavailable } from '../ephemeral/ttl-store.js';
-import { credentialFormat } from '../formats/credential-formats.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { hashSecret } from '../tenants/token-secret.js';
 import { createPresentationSession } from '../verification/create-presentation-session.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
-import { APPROVAL_QUERY_ID } from './approval-details.js';
 import { AuthorizationError, type ValidAuthorizationRequest } from './authorization-request.js';
 import { savePendingSignIn } from './pending-sign-in.js';
 
@@ -56,17 +53,17 @@ async function approvalOf(
   back: { uri: string; state: string | undefined },
 ) {
   if (!request.approval) return {};
-  const configuration = await findConfiguration(em, request.client.credentialConfigurationId);
-  if (!configuration || !credentialFormat(configuration.format)?.bindsTransactionData)
+  try {
+    return (await approvalSessionRequest(em, request.client.credentialConfigurationId, request.approval))
+      .sessionRequest;
+  } catch (e) {
+    if (!(e instanceof DomainError)) throw e;
     throw new AuthorizationError(
       'invalid_authorization_details',
-      'the client’s credential cannot carry transaction data: approvals need an SD-JWT VC configuration',
+      `the client’s credential: ${e.message}`,
       back,
     );
-  return {
-    transaction_data: [approvalTransactionData(request.approval.transaction, APPROVAL_QUERY_ID)],
-    approval: { id: `apr_${randomBytes(16).toString('base64url')}`, approval: request.approval },
-  };
+  }
 }
 
 export async function startLogin(

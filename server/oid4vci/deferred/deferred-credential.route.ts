@@ -5,7 +5,7 @@ import type { AppContext } from '../../app-context.js';
 import { findConfiguration } from '../../credential-configurations/credential-configuration-registry.js';
 import { grantOfRequest } from '../access-token-guard.js';
 import { responseEncryptionOfRequest } from '../encryption/required-encryption.js';
-import { encryptResponse, jwtBody } from '../encryption/response-encryption.js';
+import { credentialAnswer } from '../encryption/response-encryption.js';
 import { credentialRequestDenied, invalidToken, invalidTransactionId } from '../oauth-error.js';
 import { issueDeferred } from './issue-deferred.js';
 import { isTransactionId, pendingResponse } from './transaction-id.js';
@@ -41,10 +41,7 @@ export function deferredCredentialRoute(ctx: Pick<AppContext, 'config' | 'signer
       body,
       grant.issuance.tenantId,
     );
-    const answer = async <S extends 200 | 202>(status: S, message: Record<string, unknown>) =>
-      encryption
-        ? { status, body: jwtBody(res, await encryptResponse(message, encryption)) as never }
-        : { status, body: message as never };
+    const answer = credentialAnswer(res, encryption);
     const [row] = await ctx.sql.query<DeferredRow>(
       `select tenant_id, status, payload, deferred_transaction_hash, deferred_holder_keys, approval_expires_at
        from issuance where id = $1`,

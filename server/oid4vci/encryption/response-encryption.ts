@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { Response } from 'express';
 import { CompactEncrypt } from 'jose';
 import { CREDENTIAL_ENCRYPTION_ENCS } from '../../../contract/oid4vci/credential-encryption.js';
+import { CredentialResponse } from '../../../contract/oid4vci/credential-request.js';
 import { invalidEncryptionParameters } from '../oauth-error.js';
 
 /** How one credential response is to be encrypted (OID4VCI 1.0 section 8.2 `credential_response_encryption`). */
@@ -66,3 +67,17 @@ export function jwtBody(res: Response, jwe: string): Readable {
   res.setHeader('Content-Type', 'application/jwt');
   return Readable.from([jwe]);
 }
+
+/**
+ * The answer of the credential and deferred credential endpoints (sections 8.3 and 9): the message
+ * as JSON, or, when the request asked for it, as a JWE to the wallet's key with the same status. A
+ * credential response is checked against the contract before it is encrypted, as ts-rest checks the
+ * plain ones.
+ */
+export const credentialAnswer =
+  (res: Response, encryption: ResponseEncryption | undefined) =>
+  async <S extends 200 | 202>(status: S, message: Record<string, unknown>) => {
+    if (!encryption) return { status, body: message as never };
+    const checked = status === 200 ? CredentialResponse.parse(message) : message;
+    return { status, body: jwtBody(res, await encryptResponse(checked, encryption)) as never };
+  };

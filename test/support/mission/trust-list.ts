@@ -15,6 +15,19 @@ const HOST = 'pid.member-state.test';
 /** A PID-like type: the EUDI PID's SD-JWT VC type. */
 export const PID_VCT = 'urn:eudi:pid:1';
 
+/** The tenant trusts the LoTE at `url`, signed by `operator`, for what `trusted` says. */
+export const addLoteSource = (
+  service: Service,
+  tenantId: string,
+  url: string,
+  operator: { certificate: string },
+  trusted: { service_types: ('pid_provider' | 'wallet_provider')[]; vct_values?: string[] },
+) =>
+  service.trustSources.addTrustSource({
+    params: { id: tenantId },
+    body: { type: 'lote', url, signer_certificates: [pemOf(operator.certificate)], ...trusted },
+  });
+
 /** A list distribution point made in the test: serves whatever was last published, as a JWS. */
 export async function distributionPoint() {
   let body = '';
@@ -87,15 +100,9 @@ export async function trustListLifecycle(service: Service, integrator: Integrato
       },
     ];
     point.publish(await operator.sign(listed, { profile: 'pid', sequence: 1 }));
-    const added = await service.trustSources.addTrustSource({
-      params: { id: tenantId },
-      body: {
-        type: 'lote',
-        url: point.url,
-        signer_certificates: [pemOf(operator.certificate)],
-        service_types: ['pid_provider'],
-        vct_values: [PID_VCT],
-      },
+    const added = await addLoteSource(service, tenantId, point.url, operator, {
+      service_types: ['pid_provider'],
+      vct_values: [PID_VCT],
     });
     if (added.status !== 201) throw new Error(`trust source: ${added.status} ${JSON.stringify(added.body)}`);
     expect(added.body.status).toMatchObject({ state: 'ok', entities: 1, error: null });

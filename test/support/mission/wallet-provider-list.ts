@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { expect } from 'vitest';
 import type { createClient, createIntegratorClient } from '../../../clients/integrator/src/index.js';
-import { pemOf } from '../../../server/keys/x509-certificate.js';
 import { LOTE_SERVICE_TYPES } from '../../../server/trust/lists/lote/service-type-uris.js';
 import { employeePayload } from '../fixtures.js';
 import { makeLoteOperator } from '../lote-operator.js';
 import { makeWalletProvider } from '../wallet-provider.js';
 import type { Mailbox } from './mailbox.js';
-import { distributionPoint } from './trust-list.js';
+import { addLoteSource, distributionPoint } from './trust-list.js';
 
 type Service = ReturnType<typeof createClient>;
 type Integrator = ReturnType<typeof createIntegratorClient>;
@@ -88,14 +87,8 @@ export async function walletProviderListLifecycle(
     point.publish(
       await operator.sign([{ name: 'Listed Wallet Provider', services: wallets }], { profile: 'wallet' }),
     );
-    const added = await service.trustSources.addTrustSource({
-      params: { id: tenantId },
-      body: {
-        type: 'lote',
-        url: point.url,
-        signer_certificates: [pemOf(operator.certificate)],
-        service_types: ['wallet_provider'],
-      },
+    const added = await addLoteSource(service, tenantId, point.url, operator, {
+      service_types: ['wallet_provider'],
     });
     expect(added).toMatchObject({ status: 201, body: { status: { state: 'ok', entities: 1 } } });
     expect(await attestedTokenRequest(baseUrl, provider, { code, txCode })).toMatchObject({
