@@ -161,7 +161,7 @@ const cpuShare = (minimal: Costs, service: Costs) =>
 function report(r: Row) {
   const pg = r.pg_cpu_ms_per_op === null ? 'in-process' : r.pg_cpu_ms_per_op.toFixed(2);
   process.stderr.write(
-    `${String(r.tenants).padStart(2)}t ${(r.share_of_minimal * 100).toFixed(1).padStart(5)}% ` +
+    `${String(r.tenants).padStart(2)}t ${(r.share_of_minimal * 100).toFixed(1).padStart(5)}% of ${r.minimal.per_second}/s ` +
       `(cpu ${r.cpu_share_of_minimal === null ? '-' : (r.cpu_share_of_minimal * 100).toFixed(1)}%) ` +
       `${String(r.per_second).padStart(5)}/s p50 ${r.p50_ms} p99 ${r.p99_ms} ms, ` +
       `${r.statements_per_op} stmt/op, cpu ${r.cpu_ms_per_op} (sys ${r.system_cpu_ms_per_op}) ms + pg ${pg} ms/op, ` +
