@@ -36,5 +36,12 @@ export const ProvisioningSettings = z
       .boolean()
       .default(false)
       .describe('Renew the credential on every PUT, even when nothing it carries changed'),
+    additional_configuration_ids: z
+      .array(z.string().min(1).max(100))
+      .max(4)
+      .default([])
+      .describe(
+        'Configurations issued beside the main one from the same mappings and powers (e.g. EmployeeMdoc beside LEARCredentialEmployee), each its own offer, renewed and revoked with the main credential',
+      ),
   })
   .strict();

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { issuingFormat } from '../formats/credential-formats.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
+import { companionsRefused } from './companion-credentials.js';
 import { provisioningOf } from './provisioning-settings.js';
 
 /**
@@ -27,5 +28,10 @@ export async function provisioningWarnings(em: EntityManager, tenant: Tenant): P
       `SCIM users get no credential: ${configuration.id} requires a mandator and the tenant has none (PATCH /admin/v1/tenants/${tenant.id} with mandator)`,
     ];
   }
+  const refused = companionsRefused(tenant);
+  if (refused && provisioning.additionalConfigurationIds.length)
+    return [
+      `SCIM users get no ${provisioning.additionalConfigurationIds.join(', ')}: ${refused} (${settings})`,
+    ];
   return [];
 }

@@ -68,6 +68,8 @@ async function commitUser(
       issued: sync.issued,
       revoked: sync.revoked,
       ...(sync.offerId ? { issuance: sync.offerId } : {}),
+      ...(sync.companionOfferIds ? { companion_issuances: sync.companionOfferIds } : {}),
+      ...(sync.companionsSkipped ? { companions_skipped: sync.companionsSkipped } : {}),
     },
   });
   return sync;

@@ -4,6 +4,7 @@ import { issuingFormat } from '../formats/credential-formats.js';
 import { type IssuanceServices, recordIssuance } from '../issuance/create-issuance.js';
 import { ScimError } from '../scim/scim-error.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
+import { issueCompanions } from './companion-credentials.js';
 import { buildCredentialPayload } from './credential-payload.js';
 import { provisioningOf } from './provisioning-settings.js';
 import { hasLiveCredential, revokeUserCredential } from './revoke-user-credential.js';
@@ -22,6 +23,10 @@ export interface SyncOutcome {
   credential?: string;
   /** Required mapped attributes the user lacks (only with `missingAttributes: 'report'`). */
   missing?: string[];
+  /** Offers of the credentials provisioned beside the main one. */
+  companionOfferIds?: string[];
+  /** Credentials beside the main one that could not be issued, each with why. */
+  companionsSkipped?: string[];
 }
 
 export interface SyncOptions {
@@ -116,6 +121,15 @@ async function bringInLine(
   user.issuanceId = created.offerId;
   user.credentialPayloadHash = built.hash;
   user.directCredential = created.credential?.credential ?? null;
+  const companions = await issueCompanions(tx, services, {
+    tenant,
+    provisioning,
+    resource: user.resource,
+    groupNames,
+    mainIssuanceId: created.offerId,
+    email: typeof email === 'string' ? email : undefined,
+    actor,
+  });
   // The user is written once, by the caller's flush, with all of this.
   return {
     outcome: live ? 'renewed' : 'issued',
@@ -123,5 +137,7 @@ async function bringInLine(
     revoked,
     offerId: created.offerId,
     ...(created.credential ? { credential: created.credential.credential } : {}),
+    ...(companions.offerIds.length ? { companionOfferIds: companions.offerIds } : {}),
+    ...(companions.skipped.length ? { companionsSkipped: companions.skipped } : {}),
   };
 }

@@ -23,6 +23,8 @@ export const TenantProvisioning = defineEntity({
     /** Group displayName (case-insensitive) to the powers its members get. */
     groupPowers: p.json<Record<string, Power[]>>(),
     renewOnEveryPut: p.boolean(),
+    /** Configurations issued beside the main one from the same rules, renewed and revoked with it. */
+    additionalConfigurationIds: p.json<string[]>(),
   },
 });
 
@@ -45,4 +47,5 @@ export const defaultProvisioning = (tenantId: string): TenantProvisioning => ({
   defaultPowers: DEFAULT_POWERS,
   groupPowers: {},
   renewOnEveryPut: false,
+  additionalConfigurationIds: [],
 });

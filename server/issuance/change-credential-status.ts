@@ -57,10 +57,11 @@ export async function changeCredentialStatus(
 }
 
 /**
- * Ends an issuance in the caller's transaction: its offer, if not yet redeemed to the end (a
- * deferred one also while it awaits approval or collection), is withdrawn (its payload erased) and every credential issued from it that is still valid or
- * suspended is revoked, both by one statement; then each revoked credential's status list entry and
- * audit event. Returns the ids of the credentials revoked.
+ * Ends an issuance and its companions (credentials provisioned beside it) in the caller's
+ * transaction: each offer, if not yet redeemed to the end (a deferred one also while it awaits
+ * approval or collection), is withdrawn (its payload erased) and every credential issued from them
+ * that is still valid or suspended is revoked, both by one statement; then each revoked credential's
+ * status list entry and audit event. Returns the ids of the credentials revoked.
  */
 export async function endIssuance(
   tx: EntityManager,
@@ -70,11 +71,14 @@ export async function endIssuance(
 ): Promise<string[]> {
   const { from, to } = TRANSITIONS.revoke;
   const moved = await transactionSql(tx).query<Record<string, unknown>>(
-    `with withdrawn as (
+    `with ended as (
+       select id from issuance where id = $2 or companion_of = $2
+     ), withdrawn as (
        update issuance set status = 'withdrawn', payload = null, deferred_holder_keys = null
-       where id = $2 and status in ('offered', 'redeemed', 'awaiting_approval', 'approved')
+       where id in (select id from ended) and status in ('offered', 'redeemed', 'awaiting_approval', 'approved')
      )
-     update issued_credential set status = $1 where issuance_id = $2 and status = any($3::text[])
+     update issued_credential set status = $1
+     where issuance_id in (select id from ended) and status = any($3::text[])
      returning id, tenant_id, status, status_list_id, status_idx`,
     [to, issuanceId, from],
   );

@@ -55,6 +55,8 @@ export interface CheckedIssuance {
   offerUriScheme?: OfferUriScheme | undefined;
   /** The wallet's credential request waits for the integrator's approval (deferred issuance). */
   approvalRequired?: boolean | undefined;
+  /** The main issuance this one is provisioned beside (SCIM `additional_configuration_ids`). */
+  companionOf?: string | undefined;
 }
 
 /**

@@ -40,6 +40,8 @@ export const Issuance = defineEntity({
     deferredHolderKeys: p.json<Record<string, unknown>[]>().nullable(),
     /** Past this an undecided issuance is expired: the wallet is denied, the integrator answered 409. */
     approvalExpiresAt: p.datetime().nullable(),
+    /** A credential provisioned beside a SCIM user's main one: that main issuance, which it follows. */
+    companionOf: p.string().nullable(),
   },
 });
 

@@ -48,6 +48,7 @@ export function planIssuance(s: IssuanceServices, c: CheckedIssuance, actor: str
     deferredTransactionHash: null,
     deferredHolderKeys: null,
     approvalExpiresAt: null,
+    companionOf: c.companionOf ?? null,
   };
   const organization = tenant.mandator?.organization ?? tenant.name;
   const mails: MailRequest[] = [];
