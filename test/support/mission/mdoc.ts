@@ -5,6 +5,7 @@ import { employeePayload } from '../fixtures.js';
 import { EMPLOYEE_NS, presentEmployeeMdoc, type ReceivedMdoc, redeemMdocOffer } from '../mdoc-wallet.js';
 import { until } from '../until.js';
 import type { Mailbox } from './mailbox.js';
+import { presentMdocOverDcApi } from './mdoc-dc-api.js';
 
 type Service = ReturnType<typeof createClient>;
 type Integrator = ReturnType<typeof createIntegratorClient>;
@@ -45,8 +46,9 @@ export async function receiveEmployeeMdoc(
 
 /**
  * Two employee mdocs; one is revoked before any verifier has read the list, so that its refusal does
- * not wait for a cached list's ttl: the other verifies with its claims by namespace, the revoked one
- * fails as `revoked`, read from the list's CWT form.
+ * not wait for a cached list's ttl: the other verifies with its claims by namespace over
+ * direct_post.jwt, the Digital Credentials API and ISO 18013-7 Annex C, the revoked one fails as
+ * `revoked`, read from the list's CWT form.
  */
 export async function mdocLifecycle(
   baseUrl: string,
@@ -82,4 +84,5 @@ export async function mdocLifecycle(
     claims: { [EMPLOYEE_NS]: { mandatee: employeePayload().mandatee } },
     credentials: [{ format: 'mso_mdoc', credential_type: EMPLOYEE_NS, trust: { method: 'x509' } }],
   });
+  await presentMdocOverDcApi(integrator, kept);
 }
