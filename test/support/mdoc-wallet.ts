@@ -24,6 +24,20 @@ export async function redeemMdocOffer(
   offerUri: string,
   txCode: string,
 ): Promise<ReceivedMdoc> {
+  const [first] = await redeemMdocBatch(baseUrl, offerUri, txCode, 1);
+  return first as ReceivedMdoc;
+}
+
+/**
+ * Redeems a pre-authorized code offer for EmployeeMdoc as one batch (OID4VCI 1.0 section 8.2): one
+ * key proof per fresh device key, one mdoc per proof, in the order of the proofs.
+ */
+export async function redeemMdocBatch(
+  baseUrl: string,
+  offerUri: string,
+  txCode: string,
+  size: number,
+): Promise<ReceivedMdoc[]> {
   const location = decodeURIComponent(offerUri.split('credential_offer_uri=')[1] ?? '');
   const offer = (await (await fetch(location)).json()) as {
     credential_issuer: string;
@@ -44,23 +58,35 @@ export async function redeemMdocOffer(
   const nonce = (await (await fetch(`${baseUrl}/oid4vci/v1/nonce`, { method: 'POST' })).json()) as {
     c_nonce: string;
   };
-  const device = await generateKeyPair('ES256', { extractable: true });
-  const proof = await new SignJWT({ nonce: nonce.c_nonce })
-    .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: await exportJWK(device.publicKey) })
-    .setAudience(offer.credential_issuer)
-    .setIssuedAt()
-    .sign(device.privateKey);
+  const devices = await Promise.all(
+    Array.from({ length: size }, () => generateKeyPair('ES256', { extractable: true })),
+  );
+  const proofs = await Promise.all(
+    devices.map(async (device) =>
+      new SignJWT({ nonce: nonce.c_nonce })
+        .setProtectedHeader({
+          alg: 'ES256',
+          typ: 'openid4vci-proof+jwt',
+          jwk: await exportJWK(device.publicKey),
+        })
+        .setAudience(offer.credential_issuer)
+        .setIssuedAt()
+        .sign(device.privateKey),
+    ),
+  );
   const res = await fetch(`${baseUrl}/oid4vci/v1/credential`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}` },
-    body: JSON.stringify({ credential_configuration_id: 'EmployeeMdoc', proofs: { jwt: [proof] } }),
+    body: JSON.stringify({ credential_configuration_id: 'EmployeeMdoc', proofs: { jwt: proofs } }),
   });
   if (res.status !== 200) throw new Error(`credential endpoint: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { credentials: { credential: string }[] };
-  return {
-    credential: body.credentials[0]?.credential as string,
-    devicePrivateKey: await exportJWK(device.privateKey),
-  };
+  return Promise.all(
+    body.credentials.map(async ({ credential }, i) => ({
+      credential,
+      devicePrivateKey: await exportJWK((devices[i] as (typeof devices)[number]).privateKey),
+    })),
+  );
 }
 
 /**
