@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
-import { type IssuanceServices, recordIssuance } from '../issuance/create-issuance.js';
+import { type CheckedIssuance, type IssuanceServices, recordIssuance } from '../issuance/create-issuance.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { buildCredentialPayload } from './credential-payload.js';
 import type { TenantProvisioning } from './tenant-provisioning.entity.js';
@@ -13,7 +13,6 @@ export interface CompanionRequest {
   /** The user's main issuance, just recorded: the companions follow it. */
   mainIssuanceId: string;
   email: string | undefined;
-  actor: string;
 }
 
 /** Why a tenant's companions are not issued at all, or undefined when they can be. */
@@ -27,20 +26,21 @@ export const companionsRefused = (tenant: Pick<Tenant, 'delivery'>) =>
  * the employee mdoc beside the SD-JWT VC): each built by the same mappings and powers in its own
  * format, offered as the main one is, and recorded as a companion of the main issuance, which it is
  * renewed and revoked with (endIssuance ends companions too). One that cannot be issued is named in
- * `skipped` with its reason and does not undo the main credential. Returns the companions' offer ids.
+ * `skipped` with its reason and does not undo the main credential. Writes nothing: the caller records
+ * `issuances` (recordIssuance in a transaction, or planned into one statement).
  */
-export async function issueCompanions(
-  tx: EntityManager,
-  services: IssuanceServices,
+export async function companionIssuances(
+  em: EntityManager,
+  services: Pick<IssuanceServices, 'validator'>,
   r: CompanionRequest,
-): Promise<{ offerIds: string[]; skipped: string[] }> {
-  const offerIds: string[] = [];
+): Promise<{ issuances: CheckedIssuance[]; skipped: string[] }> {
+  const issuances: CheckedIssuance[] = [];
   const skipped: string[] = [];
   const ids = r.provisioning.additionalConfigurationIds;
   const refused = ids.length ? companionsRefused(r.tenant) : undefined;
-  if (refused) return { offerIds, skipped: ids.map((id) => `${id}: ${refused}`) };
+  if (refused) return { issuances, skipped: ids.map((id) => `${id}: ${refused}`) };
   for (const id of ids) {
-    const configuration = await findConfiguration(tx, id);
+    const configuration = await findConfiguration(em, id);
     if (!configuration) {
       skipped.push(`${id}: the credential configuration does not exist`);
       continue;
@@ -56,20 +56,27 @@ export async function issueCompanions(
       skipped.push(`${id}: the credential would be invalid: ${errors.join('; ')}`);
       continue;
     }
-    const created = await recordIssuance(
-      tx,
-      services,
-      {
-        tenant: r.tenant,
-        configuration,
-        payload: built.payload,
-        delivery: [r.tenant.delivery],
-        email: r.email,
-        companionOf: r.mainIssuanceId,
-      },
-      r.actor,
-    );
-    offerIds.push(created.offerId);
+    issuances.push({
+      tenant: r.tenant,
+      configuration,
+      payload: built.payload,
+      delivery: [r.tenant.delivery],
+      email: r.email,
+      companionOf: r.mainIssuanceId,
+    });
   }
+  return { issuances, skipped };
+}
+
+/** companionIssuances recorded in the caller's transaction; returns their offer ids. */
+export async function issueCompanions(
+  tx: EntityManager,
+  services: IssuanceServices,
+  r: CompanionRequest & { actor: string },
+): Promise<{ offerIds: string[]; skipped: string[] }> {
+  const { issuances, skipped } = await companionIssuances(tx, services, r);
+  const offerIds: string[] = [];
+  for (const checked of issuances)
+    offerIds.push((await recordIssuance(tx, services, checked, r.actor)).offerId);
   return { offerIds, skipped };
 }

@@ -18,7 +18,10 @@ export async function revokeUserCredential(tx: EntityManager, user: ScimUser, ac
 }
 
 /** Whether the user holds a live credential or a pending offer: one query. */
-export async function hasLiveCredential(tx: EntityManager, user: ScimUser): Promise<boolean> {
+export async function hasLiveCredential(
+  tx: EntityManager,
+  user: Pick<ScimUser, 'issuanceId'>,
+): Promise<boolean> {
   if (!user.issuanceId) return false;
   const [row] = await transactionSql(tx).query<{ live: boolean }>(
     `select exists (

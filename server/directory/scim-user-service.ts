@@ -9,14 +9,19 @@ import { requiredString, resourceFromBody } from '../scim/resource-input.js';
 import { ScimError } from '../scim/scim-error.js';
 import { getTenant } from '../tenants/tenant-service.js';
 import { checkIfMatch } from './if-match.js';
+import { provisionNewUser } from './provision-new-user.js';
 import type { ScimCall } from './scim-call.js';
 import { ScimUser } from './scim-user.entity.js';
 import { type SyncOutcome, type SyncTrigger, syncUserCredential } from './sync-user-credential.js';
+import { userChangeAudit } from './user-change-audit.js';
 import { groupNamesOf, setUserColumns } from './user-columns.js';
+import type { CredentialState } from './user-credential-state.js';
 
 export interface UserChange {
   user: ScimUser;
   sync: SyncOutcome;
+  /** The credential state, when the change knows it without reading it back. */
+  state?: CredentialState;
 }
 
 const notFound = (id: string) => new ScimError(404, `User ${id} not found`);
@@ -57,21 +62,7 @@ async function commitUser(
     if (e instanceof UniqueConstraintViolationException) throw taken();
     throw e;
   }
-  await appendAuditEvent(tx, {
-    tenantId: user.tenantId,
-    actor,
-    action,
-    subject: user.id,
-    details: {
-      credential: sync.outcome,
-      ...(sync.reason ? { reason: sync.reason } : {}),
-      issued: sync.issued,
-      revoked: sync.revoked,
-      ...(sync.offerId ? { issuance: sync.offerId } : {}),
-      ...(sync.companionOfferIds ? { companion_issuances: sync.companionOfferIds } : {}),
-      ...(sync.companionsSkipped ? { companions_skipped: sync.companionsSkipped } : {}),
-    },
-  });
+  await appendAuditEvent(tx, userChangeAudit(user, sync, action, actor));
   return sync;
 }
 
@@ -79,6 +70,7 @@ export async function createScimUser(c: ScimCall, body: unknown): Promise<UserCh
   const { em, services: s, tenantId, actor } = c;
   const resource = resourceFromBody(body, 'User');
   requiredString(resource, 'userName');
+  if (c.sql && !em.isInTransaction()) return provisionNewUser(c, c.sql, resource);
   return em.transactional(async (tx) => {
     // A userName taken (case-insensitively) is refused by the unique index when the user is
     // written (commitUser): no read ahead of every creation.

@@ -1,17 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
-import { issuingFormat } from '../formats/credential-formats.js';
 import { type IssuanceServices, recordIssuance } from '../issuance/create-issuance.js';
-import { ScimError } from '../scim/scim-error.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { issueCompanions } from './companion-credentials.js';
-import { buildCredentialPayload } from './credential-payload.js';
-import { provisioningOf } from './provisioning-settings.js';
-import { hasLiveCredential, revokeUserCredential } from './revoke-user-credential.js';
-import { readAttribute } from './scim-attribute-value.js';
+import { decideUserCredential, type SyncOptions, type SyncTrigger } from './decide-user-credential.js';
+import { revokeUserCredential } from './revoke-user-credential.js';
 import type { ScimUser } from './scim-user.entity.js';
 
-export type SyncTrigger = 'provision' | 'replace' | 'update' | 'remove';
+export type { SyncOptions, SyncTrigger } from './decide-user-credential.js';
 
 export interface SyncOutcome {
   outcome: 'issued' | 'renewed' | 'unchanged' | 'revoked' | 'none';
@@ -29,20 +24,12 @@ export interface SyncOutcome {
   companionsSkipped?: string[];
 }
 
-export interface SyncOptions {
-  /**
-   * `refuse` (a write to the user): a required attribute missing is a SCIM invalidValue error, and
-   * the whole request changes nothing. `report` (a group change re-evaluating its members): it is
-   * an outcome `none` with the attributes in `missing`, for the caller to decide and record.
-   */
-  missingAttributes: 'refuse' | 'report';
-}
-
 /**
- * Brings a user's credential in line with the user (SPEC section 3): a new or reactivated user gets
- * one; a change to what the credential says revokes it and issues anew; deactivation and deletion
- * revoke. Runs in the caller's transaction. Why the user ends up without a credential is kept on the
- * user (their credential extension shows it), as is a credential signed for direct delivery.
+ * Brings a user's credential in line with the user (the rules are decideUserCredential's): ends
+ * it, leaves it, or revokes it and issues anew. Runs in the caller's transaction. Why the user ends
+ * up without a credential is kept on the user (their credential extension shows it), as is a
+ * credential signed for direct delivery. A new user's POST takes the one-statement way instead
+ * (provision-new-user.ts).
  */
 export async function syncUserCredential(
   tx: EntityManager,
@@ -69,70 +56,44 @@ async function bringInLine(
   actor: string,
   options: SyncOptions,
 ): Promise<SyncOutcome> {
-  const none = (reason: string): SyncOutcome => ({ outcome: 'none', reason, issued: [], revoked: [] });
-  if (trigger === 'remove' || !user.active) {
-    const reason = trigger === 'remove' ? 'user deleted' : 'user deactivated';
-    const revoked = await revokeUserCredential(tx, user, actor, reason);
-    return { outcome: revoked.length ? 'revoked' : 'none', reason, issued: [], revoked };
+  const decision = await decideUserCredential(tx, services, tenant, user, groupNames, trigger, options);
+  if (decision.kind === 'end') {
+    const revoked = await revokeUserCredential(tx, user, actor, decision.reason);
+    return { outcome: revoked.length ? 'revoked' : 'none', reason: decision.reason, issued: [], revoked };
   }
-  const provisioning = await provisioningOf(tx, tenant.id);
-  if (!provisioning.configurationId) return none('the tenant has no credential configuration for its users');
-  const configuration = await findConfiguration(tx, provisioning.configurationId);
-  if (!configuration) return none(`credential configuration ${provisioning.configurationId} does not exist`);
+  if (decision.kind === 'none')
+    return {
+      outcome: 'none',
+      reason: decision.reason,
+      issued: [],
+      revoked: [],
+      ...(decision.missing ? { missing: decision.missing } : {}),
+    };
+  if (decision.kind === 'unchanged') return { outcome: 'unchanged', issued: [], revoked: [] };
 
-  const built = buildCredentialPayload(provisioning, tenant, configuration, user.resource, groupNames);
-  if ('missing' in built) {
-    const reason = `required attribute(s) missing: ${built.missing.join(', ')}`;
-    if (options.missingAttributes === 'refuse') throw new ScimError(400, reason, 'invalidValue');
-    return { ...none(reason), missing: built.missing };
-  }
-  const errors = services.validator.validate(configuration.id, configuration.payloadSchema, built.payload);
-  if (errors.length)
-    return none(
-      `the credential would be invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`,
-    );
-
-  const live = await hasLiveCredential(tx, user);
-  const renewAnyway = trigger === 'replace' && provisioning.renewOnEveryPut;
-  if (live && user.credentialPayloadHash === built.hash && !renewAnyway)
-    return { outcome: 'unchanged', issued: [], revoked: [] };
-
-  // Direct delivery has no holder key to bind to: a format that always binds (an mdoc) needs an offer.
-  if (tenant.delivery === 'direct' && issuingFormat(configuration).holderBindingRequired)
-    return none(
-      `${configuration.id} is always bound to the holder's key, which direct delivery does not have: deliver it by e-mail`,
-    );
-  const email = readAttribute(user.resource, 'emails[primary eq true].value');
-  if (tenant.delivery === 'email' && typeof email !== 'string')
-    return none('the user has no e-mail address to send the offer to');
   const revoked = await revokeUserCredential(tx, user, actor, 'credential renewed');
+  const { configuration, payload, email } = decision;
   const created = await recordIssuance(
     tx,
     services,
-    {
-      tenant,
-      configuration,
-      payload: built.payload,
-      delivery: [tenant.delivery],
-      email: typeof email === 'string' ? email : undefined,
-    },
+    { tenant, configuration, payload, delivery: [tenant.delivery], email },
     actor,
   );
   user.issuanceId = created.offerId;
-  user.credentialPayloadHash = built.hash;
+  user.credentialPayloadHash = decision.hash;
   user.directCredential = created.credential?.credential ?? null;
   const companions = await issueCompanions(tx, services, {
     tenant,
-    provisioning,
+    provisioning: decision.provisioning,
     resource: user.resource,
     groupNames,
     mainIssuanceId: created.offerId,
-    email: typeof email === 'string' ? email : undefined,
+    email,
     actor,
   });
   // The user is written once, by the caller's flush, with all of this.
   return {
-    outcome: live ? 'renewed' : 'issued',
+    outcome: decision.live ? 'renewed' : 'issued',
     issued: created.credential ? [created.credential.id] : [],
     revoked,
     offerId: created.offerId,

@@ -5,7 +5,7 @@ import { principalOf } from '../http/request-context.js';
 import { scimUrlOf } from '../tenants/tenant.view.js';
 
 /** What the SCIM handlers read off a request that passed the SCIM guard. */
-export function scimRequest(ctx: Pick<AppContext, 'config' | 'issuance'>) {
+export function scimRequest(ctx: Pick<AppContext, 'config' | 'issuance'> & Partial<Pick<AppContext, 'sql'>>) {
   const tenant = (req: Request) => principalOf(req).tenantId;
   return {
     tenant,
@@ -17,6 +17,7 @@ export function scimRequest(ctx: Pick<AppContext, 'config' | 'issuance'>) {
       services: ctx.issuance,
       tenantId: tenant(req),
       actor: req.actor ?? 'scim',
+      ...(ctx.sql ? { sql: ctx.sql } : {}),
     }),
   };
 }

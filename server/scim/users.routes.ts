@@ -14,7 +14,7 @@ import {
   replaceScimUser,
   type UserChange,
 } from '../directory/scim-user-service.js';
-import { credentialStates } from '../directory/user-credential-state.js';
+import { type CredentialState, credentialStates } from '../directory/user-credential-state.js';
 import { asyncHandler } from '../http/async-handler.js';
 import { type ListParams, listParams } from './list-params.js';
 import { asksFor, project } from './projection.js';
@@ -30,7 +30,13 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'sql'>
   const anchors = new UserPageAnchors();
 
   /** The users' views; `created`: users this request created, members of no group yet (nothing to read). */
-  async function views(req: Request, users: ScimUser[], issued?: string, created = false) {
+  async function views(
+    req: Request,
+    users: ScimUser[],
+    issued?: string,
+    created = false,
+    known?: CredentialState,
+  ) {
     const stored = asksFor(req.query.attributes, `${CREDENTIAL_EXTENSION_URN}:credential`);
     const [groups, states] = await Promise.all([
       created
@@ -39,7 +45,7 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'sql'>
             req.em,
             users.map((u) => u.id),
           ),
-      credentialStates(req.em, users),
+      known ? new Map(users.map((u) => [u.id, known])) : credentialStates(req.em, users),
     ]);
     return users.map((u) =>
       userView(u, base(req), {
@@ -79,7 +85,7 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'sql'>
       res.status(204).end();
       return;
     }
-    const [view] = await views(req, [change.user], change.sync.credential, status === 201);
+    const [view] = await views(req, [change.user], change.sync.credential, status === 201, change.state);
     if (status === 201) res.setHeader('Location', `${base(req)}/Users/${change.user.id}`);
     sendScim(res, status, project(view ?? {}, req.query.attributes, req.query.excludedAttributes));
   };
