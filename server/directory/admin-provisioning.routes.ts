@@ -16,6 +16,8 @@ const view = (p: TenantProvisioning) => ({
   default_powers: p.defaultPowers,
   group_powers: p.groupPowers,
   renew_on_every_put: p.renewOnEveryPut,
+  approval_required: p.approvalRequired,
+  approval_power: p.approvalPower ?? null,
 });
 
 /** Operators set how a tenant's SCIM users become credentials; the change is audited. */
@@ -40,6 +42,8 @@ export function adminProvisioningRoutes() {
         defaultPowers: body.default_powers,
         groupPowers: body.group_powers,
         renewOnEveryPut: body.renew_on_every_put,
+        approvalRequired: body.approval_required,
+        approvalPower: body.approval_power,
       };
       await req.em.transactional(async (tx) => {
         await saveProvisioning(tx, settings);
@@ -48,7 +52,7 @@ export function adminProvisioningRoutes() {
           actor: adminActor(req),
           action: 'tenant.provisioning.updated',
           subject: params.id,
-          details: { configuration: id },
+          details: { configuration: id, approval_required: body.approval_required },
         });
       });
       return { status: 200, body: view(settings) };

@@ -97,6 +97,11 @@ async function bringInLine(
     return none(
       `${configuration.id} is always bound to the holder's key, which direct delivery does not have: deliver it by e-mail`,
     );
+  // Approval waits on the wallet's credential request; direct delivery signs in the SCIM response.
+  if (tenant.delivery === 'direct' && provisioning.approvalRequired)
+    return none(
+      'the tenant holds issuances for approval, which direct delivery cannot wait for: deliver by e-mail',
+    );
   const email = readAttribute(user.resource, 'emails[primary eq true].value');
   if (tenant.delivery === 'email' && typeof email !== 'string')
     return none('the user has no e-mail address to send the offer to');
@@ -110,6 +115,8 @@ async function bringInLine(
       payload: built.payload,
       delivery: [tenant.delivery],
       email: typeof email === 'string' ? email : undefined,
+      // The integrator API's approval_required, on the same path: the wallet's request is deferred.
+      approvalRequired: provisioning.approvalRequired,
     },
     actor,
   );

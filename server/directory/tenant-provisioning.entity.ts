@@ -4,6 +4,7 @@ import type {
   AttributeMapping as AttributeMappingSchema,
   Power as PowerSchema,
 } from '../../contract/admin/provisioning.js';
+import type { RequiredPower } from '../../contract/approvals/approval.js';
 
 export type AttributeMapping = z.infer<typeof AttributeMappingSchema>;
 export type Power = z.infer<typeof PowerSchema>;
@@ -23,6 +24,10 @@ export const TenantProvisioning = defineEntity({
     /** Group displayName (case-insensitive) to the powers its members get. */
     groupPowers: p.json<Record<string, Power[]>>(),
     renewOnEveryPut: p.boolean(),
+    /** Issuances SCIM creates wait for approval (deferred issuance), as approval_required does. */
+    approvalRequired: p.boolean(),
+    /** The power approving an issuance by presentation requires, unless the request names one. */
+    approvalPower: p.json<z.infer<typeof RequiredPower>>().nullable(),
   },
 });
 
@@ -45,4 +50,6 @@ export const defaultProvisioning = (tenantId: string): TenantProvisioning => ({
   defaultPowers: DEFAULT_POWERS,
   groupPowers: {},
   renewOnEveryPut: false,
+  approvalRequired: false,
+  approvalPower: null,
 });
