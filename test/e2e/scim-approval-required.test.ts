@@ -175,4 +175,20 @@ describe('SCIM provisioning with approval_required', () => {
     expect(await secondWallet).toBe('credential_request_denied');
     expect((await f.integrator.approveIssuance({ params: { id: second } })).status).toBe(409);
   }, 120_000);
+
+  it('a tenant with direct delivery cannot hold issuances: its users get none, with the reason, and a warning', async () => {
+    const updated = await f.t.admin.updateTenant({
+      params: { id: f.tenant.id },
+      body: { delivery: 'direct' },
+    });
+    expect(updated.status).toBe(200);
+    const created = await scim.post('/Users', user('direct.user@acme.test'));
+    expect(created.status).toBe(201);
+    expect(created.body[EXT]).toMatchObject({
+      status: 'none',
+      reason: expect.stringMatching(/direct delivery cannot wait/),
+    });
+    const tenant = await f.t.admin.getTenant({ params: { id: f.tenant.id } });
+    expect(tenant.body).toMatchObject({ warnings: [expect.stringMatching(/holds issuances for approval/)] });
+  });
 });
