@@ -1,7 +1,12 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { DeliveryMode } from './admin/tenant.js';
-import { ApprovalCreate, ApprovalCreated, ApprovalStatus } from './approvals/approval.js';
+import {
+  ApprovalCreate,
+  ApprovalCreated,
+  ApprovalStatus,
+  IssuanceApprovalCreate,
+} from './approvals/approval.js';
 import { CredentialStatusChange, Issuance, IssuanceCreated } from './issuance/issuance.js';
 import { IssuanceRequest } from './issuance/issuance-request.js';
 import { ProblemDetails } from './problem-details.js';
@@ -93,6 +98,16 @@ export const integratorContract = c.router(
       body: c.noBody(),
       responses: decisionResponses,
       summary: 'Decline an issuance awaiting approval: the wallet is told credential_request_denied',
+    },
+    requestIssuanceApproval: {
+      method: 'POST',
+      path: '/issuances/:id/approval',
+      pathParams: textId,
+      headers: idempotencyHeaders,
+      body: IssuanceApprovalCreate,
+      responses: { 201: ApprovalCreated, ...creationProblems, 404: ProblemDetails },
+      summary:
+        'Ask an employee to approve an issuance awaiting approval with the mandate in their credential: once the approval is approved, so is the issuance (as by /approve); a failed one leaves it waiting',
     },
     revokeCredential: {
       method: 'POST',

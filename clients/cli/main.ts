@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createAdminClient } from '../integrator/src/index.js';
+import { PROVISIONING_USAGE, provisioningCommand } from './provisioning-commands.js';
 import {
   REGISTRATION_CERTIFICATE_USAGE,
   registrationCertificateCommand,
@@ -32,6 +33,7 @@ const USAGE = `usage: npm run cli -- <command>
   keys csr <purpose> [--subject "CN=…, O=…"] [--dns-name N]… [--ip-address A]… [--uri U]… [--out file.csr]
   keys import-chain <kid> <chain.pem>
   keys development-ca [--out root.pem]
+${PROVISIONING_USAGE}
 ${WEBHOOK_USAGE}
 ${TRUST_ANCHOR_USAGE}
 ${TRUST_SOURCE_USAGE}
@@ -76,6 +78,8 @@ const { positionals, values } = parseArgs({
     doctype: { type: 'string', multiple: true },
     'refresh-seconds': { type: 'string' },
     root: { type: 'string' },
+    'approval-required': { type: 'string' },
+    'approval-power': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -201,6 +205,17 @@ async function run(): Promise<{ status: number; body: unknown }> {
       return res;
     }
     default:
+      if (group === 'provisioning') {
+        const ran = provisioningCommand(
+          { baseUrl, token },
+          command,
+          positionals.slice(2),
+          values,
+          need,
+          fail,
+        );
+        if (ran) return ran;
+      }
       if (group === 'webhook') {
         const ran = webhookCommand({ baseUrl, token }, command, positionals.slice(2), values, need);
         if (ran) return ran;

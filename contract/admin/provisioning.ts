@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RequiredPower } from '../approvals/approval.js';
 
 /** A credential payload field filled from a SCIM attribute path. */
 export const AttributeMapping = z.object({
@@ -42,6 +43,17 @@ export const ProvisioningSettings = z
       .default([])
       .describe(
         'Configurations issued beside the main one from the same mappings and powers (e.g. EmployeeMdoc beside LEARCredentialEmployee), each its own offer, renewed and revoked with the main credential',
+      ),
+    approval_required: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Hold each issuance SCIM provisioning creates (a new user, a renewal) for approval, as approval_required does on POST /api/v1/issuances: the wallet waits (deferred issuance) until it is approved or declined',
+      ),
+    approval_power: RequiredPower.nullable()
+      .default(null)
+      .describe(
+        'The power an approver must hold to approve an issuance of this tenant by presentation (POST /api/v1/issuances/{id}/approval) when the request names none; null: Onboarding / Approve',
       ),
   })
   .strict();

@@ -53,6 +53,27 @@ export const ApprovalCreate = z
   })
   .strict();
 
+/**
+ * An approval asked for an issuance awaiting approval (deferred issuance): the transaction is the
+ * issuance itself (built-in type, subject `Issue <configuration> to <e-mail>`), so only who may
+ * approve it and how the approver's wallet answers are chosen here.
+ */
+export const IssuanceApprovalCreate = z
+  .object({
+    power: RequiredPower.optional().describe(
+      "The power the approver's credential must hold; default the tenant's provisioning approval_power, else Onboarding / Approve",
+    ),
+    credential_configuration_id: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('The credential the approver presents; default LEARCredentialEmployee'),
+    response_mode: ResponseMode.optional().describe('Default direct_post.jwt'),
+    expected_origins: z.array(z.string().url()).min(1).max(10).optional().describe('dc_api modes'),
+  })
+  .strict();
+
 export const ApprovalCreated = z.object({
   approval_id: z.string(),
   session_id: z.string().describe('The presentation session underneath: poll it, subscribe to it'),

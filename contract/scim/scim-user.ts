@@ -96,7 +96,9 @@ export const ScimUserInput = z
 
 /** The credential extension: read-only, kept up to date by the service. */
 export const ScimCredentialState = z.object({
-  status: z.enum(['none', 'offered', 'valid', 'suspended', 'revoked']),
+  status: z
+    .enum(['none', 'offered', 'awaiting_approval', 'valid', 'suspended', 'revoked'])
+    .describe('awaiting_approval: the wallet asked and the issuance waits for approval (deferred issuance)'),
   issuanceId: z.string().optional(),
   credentialIds: z.array(z.string()),
   reason: z.string().optional().describe('Why the user holds no current credential'),

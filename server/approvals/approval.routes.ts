@@ -12,6 +12,7 @@ import { resultOf } from '../verification/session-result.js';
 import { sessionLinks } from '../verification/verification.routes.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
 import { createApproval } from './create-approval.js';
+import { requestIssuanceApproval } from './request-issuance-approval.js';
 
 const s = initServer();
 
@@ -35,6 +36,32 @@ export function approvalRoutes(services: VerifierServices) {
       if (replayed) res.setHeader('idempotent-replayed', 'true');
       return answer;
     }),
+    // An approval whose approved outcome approves an issuance awaiting approval, as /approve does.
+    requestIssuanceApproval: s.route(
+      integratorContract.requestIssuanceApproval,
+      async ({ params, body, headers, req, res }) => {
+        const { tenantId } = principalOf(req);
+        const route = `POST /api/v1/issuances/${params.id}/approval`;
+        const scope = { tenantId, key: headers['idempotency-key'], route, body };
+        const { answer, replayed } = await idempotent(req.em, scope, async (em) => {
+          const actor = req.actor ?? '';
+          const { id, created } = await requestIssuanceApproval(
+            em,
+            services,
+            tenantId,
+            actor,
+            params.id,
+            body,
+          );
+          return {
+            status: 201 as const,
+            body: { approval_id: id, session_id: created.session.id, ...sessionLinks(created) },
+          };
+        });
+        if (replayed) res.setHeader('idempotent-replayed', 'true');
+        return answer;
+      },
+    ),
     getApproval: s.route(integratorContract.getApproval, async ({ params, req }) => {
       const session = await req.em.findOne(PresentationSession, {
         approvalId: params.id,

@@ -4,6 +4,7 @@ import type { ApprovalCreate } from '../../contract/approvals/approval.js';
 import { createPresentationSession } from '../verification/create-presentation-session.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
 import { approvalSessionRequest } from './approval-session-request.js';
+import type { SessionApproval } from './session-approval.js';
 import { transactionDataDefinition } from './transaction-data-types.js';
 
 const EMPLOYEE_CREDENTIAL = 'LEARCredentialEmployee';
@@ -20,10 +21,12 @@ export async function createApproval(
   tenantId: string,
   actor: string,
   body: z.infer<typeof ApprovalCreate>,
+  /** What the approval decides once approved, besides itself (an issuance awaiting approval). */
+  decides: Pick<SessionApproval, 'issuanceId'> = {},
 ) {
   const configurationId = body.credential_configuration_id ?? EMPLOYEE_CREDENTIAL;
   const definition = await transactionDataDefinition(em, tenantId, body.transaction.type);
-  const approval = { transaction: body.transaction, power: body.power };
+  const approval: SessionApproval = { transaction: body.transaction, power: body.power, ...decides };
   const { id, sessionRequest } = await approvalSessionRequest(em, configurationId, approval, definition);
   const created = await createPresentationSession(em, s, tenantId, actor, {
     credential_configuration_id: configurationId,

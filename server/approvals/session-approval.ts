@@ -5,4 +5,9 @@ import type { ApprovalTransaction, RequiredPower } from '../../contract/approval
 export interface SessionApproval {
   transaction: z.infer<typeof ApprovalTransaction>;
   power: z.infer<typeof RequiredPower>;
+  /**
+   * The issuance awaiting approval this approval decides (POST /api/v1/issuances/{id}/approval),
+   * set only by the service: approved, the issuance is approved too.
+   */
+  issuanceId?: string;
 }

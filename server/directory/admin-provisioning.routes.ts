@@ -38,6 +38,8 @@ const view = (p: TenantProvisioning) => ({
   group_powers: p.groupPowers,
   renew_on_every_put: p.renewOnEveryPut,
   additional_configuration_ids: p.additionalConfigurationIds,
+  approval_required: p.approvalRequired,
+  approval_power: p.approvalPower ?? null,
 });
 
 /** Operators set how a tenant's SCIM users become credentials; the change is audited. */
@@ -60,6 +62,8 @@ export function adminProvisioningRoutes() {
         groupPowers: body.group_powers,
         renewOnEveryPut: body.renew_on_every_put,
         additionalConfigurationIds: body.additional_configuration_ids,
+        approvalRequired: body.approval_required,
+        approvalPower: body.approval_power,
       };
       await req.em.transactional(async (tx) => {
         await saveProvisioning(tx, settings);
@@ -68,7 +72,11 @@ export function adminProvisioningRoutes() {
           actor: adminActor(req),
           action: 'tenant.provisioning.updated',
           subject: params.id,
-          details: { configuration: id, additional_configurations: body.additional_configuration_ids },
+          details: {
+            configuration: id,
+            additional_configurations: body.additional_configuration_ids,
+            approval_required: body.approval_required,
+          },
         });
       });
       return { status: 200, body: view(settings) };

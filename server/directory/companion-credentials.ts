@@ -63,6 +63,7 @@ export async function companionIssuances(
       delivery: [r.tenant.delivery],
       email: r.email,
       companionOf: r.mainIssuanceId,
+      approvalRequired: r.provisioning.approvalRequired,
     });
   }
   return { issuances, skipped };

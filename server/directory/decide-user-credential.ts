@@ -84,6 +84,11 @@ export async function decideUserCredential(
     return none(
       `${configuration.id} is always bound to the holder's key, which direct delivery does not have: deliver it by e-mail`,
     );
+  // Approval waits on the wallet's credential request; direct delivery signs in the SCIM response.
+  if (tenant.delivery === 'direct' && provisioning.approvalRequired)
+    return none(
+      'the tenant holds issuances for approval, which direct delivery cannot wait for: deliver by e-mail',
+    );
   const email = readAttribute(user.resource, 'emails[primary eq true].value');
   if (tenant.delivery === 'email' && typeof email !== 'string')
     return none('the user has no e-mail address to send the offer to');

@@ -81,6 +81,7 @@ export async function provisionNewUser(
       payload: decision.payload,
       delivery: [tenant.delivery],
       email: decision.email,
+      approvalRequired: decision.provisioning.approvalRequired,
     };
     const plan = planIssuance(services, main, actor);
     plans.push(plan);

@@ -28,6 +28,11 @@ export async function provisioningWarnings(em: EntityManager, tenant: Tenant): P
       `SCIM users get no credential: ${configuration.id} requires a mandator and the tenant has none (PATCH /admin/v1/tenants/${tenant.id} with mandator)`,
     ];
   }
+  if (provisioning.approvalRequired && tenant.delivery === 'direct') {
+    return [
+      `SCIM users get no credential: provisioning holds issuances for approval, which direct delivery cannot wait for (${settings} with approval_required false, or delivery email)`,
+    ];
+  }
   const refused = companionsRefused(tenant);
   if (refused && provisioning.additionalConfigurationIds.length)
     return [

@@ -17,7 +17,7 @@ export async function revokeUserCredential(tx: EntityManager, user: ScimUser, ac
   return revoked;
 }
 
-/** Whether the user holds a live credential or a pending offer: one query. */
+/** Whether the user holds a live credential or a pending offer (a waiting deferred one too): one query. */
 export async function hasLiveCredential(
   tx: EntityManager,
   user: Pick<ScimUser, 'issuanceId'>,
@@ -27,6 +27,9 @@ export async function hasLiveCredential(
     `select exists (
        select 1 from issuance i where i.id = $1 and (
          (i.status in ('offered', 'redeemed') and i.expires_at > now())
+         -- a deferred issuance is live while it waits for approval and once approved, until collected
+         or (i.status = 'awaiting_approval' and i.approval_expires_at > now())
+         or i.status = 'approved'
          or (i.status = 'issued' and exists (
            select 1 from issued_credential c where c.issuance_id = i.id and c.status in ('valid', 'suspended')))))
      as live`,

@@ -76,7 +76,15 @@ async function bringInLine(
   const created = await recordIssuance(
     tx,
     services,
-    { tenant, configuration, payload, delivery: [tenant.delivery], email },
+    {
+      tenant,
+      configuration,
+      payload,
+      delivery: [tenant.delivery],
+      email,
+      // The integrator API's approval_required, on the same path: the wallet's request is deferred.
+      approvalRequired: decision.provisioning.approvalRequired,
+    },
     actor,
   );
   user.issuanceId = created.offerId;

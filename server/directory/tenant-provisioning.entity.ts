@@ -4,6 +4,7 @@ import type {
   AttributeMapping as AttributeMappingSchema,
   Power as PowerSchema,
 } from '../../contract/admin/provisioning.js';
+import type { RequiredPower } from '../../contract/approvals/approval.js';
 
 export type AttributeMapping = z.infer<typeof AttributeMappingSchema>;
 export type Power = z.infer<typeof PowerSchema>;
@@ -25,6 +26,10 @@ export const TenantProvisioning = defineEntity({
     renewOnEveryPut: p.boolean(),
     /** Configurations issued beside the main one from the same rules, renewed and revoked with it. */
     additionalConfigurationIds: p.json<string[]>(),
+    /** Issuances SCIM creates wait for approval (deferred issuance), as approval_required does. */
+    approvalRequired: p.boolean(),
+    /** The power approving an issuance by presentation requires, unless the request names one. */
+    approvalPower: p.json<z.infer<typeof RequiredPower>>().nullable(),
   },
 });
 
@@ -48,4 +53,6 @@ export const defaultProvisioning = (tenantId: string): TenantProvisioning => ({
   groupPowers: {},
   renewOnEveryPut: false,
   additionalConfigurationIds: [],
+  approvalRequired: false,
+  approvalPower: null,
 });

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ScimUser } from './scim-user.entity.js';
 
 export interface CredentialState {
-  status: 'none' | 'offered' | 'valid' | 'suspended' | 'revoked';
+  status: 'none' | 'offered' | 'awaiting_approval' | 'valid' | 'suspended' | 'revoked';
   issuanceId?: string;
   credentialIds: string[];
   /** Why there is no current credential, or why it could not be renewed. */
@@ -63,6 +63,9 @@ export function credentialStateOf(
     new Date(issuance.expires_at) > now
   )
     status = 'offered';
+  // A deferred issuance: the wallet asked and waits for approval; once approved it collects (offered).
+  else if (issuance?.status === 'awaiting_approval') status = 'awaiting_approval';
+  else if (issuance?.status === 'approved') status = 'offered';
   return {
     status,
     ...(user.issuanceId ? { issuanceId: user.issuanceId } : {}),

@@ -7,7 +7,8 @@ import { Issuance } from './issuance.entity.js';
 export type IssuanceDecision = 'approve' | 'decline';
 
 /**
- * The integrator's decision on an issuance awaiting approval (a deferred credential request), in
+ * The decision on an issuance awaiting approval (a deferred credential request), the integrator's
+ * own (POST /approve, /decline) or an approver's presented approval (server/approvals), in
  * one transaction with its audit event (which raises issuance.approved or issuance.declined). One
  * conditional UPDATE decides, so two racing decisions cannot both win; the loser, and any issuance
  * not (or no longer) awaiting approval, gets a conflict. A declined issuance's payload and holder
@@ -19,6 +20,8 @@ export async function decideIssuance(
   issuanceId: string,
   decision: IssuanceDecision,
   actor: string,
+  /** What else the audit event records of the decision (an approval's id and approver). */
+  details: Record<string, unknown> = {},
 ): Promise<Issuance> {
   return em.transactional(async (tx) => {
     const set =
@@ -42,7 +45,7 @@ export async function decideIssuance(
       actor,
       action: decision === 'approve' ? 'issuance.approved' : 'issuance.declined',
       subject: issuanceId,
-      details: { configuration: issuance.configurationId },
+      details: { configuration: issuance.configurationId, ...details },
     });
     return issuance;
   });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JWK } from 'jose';
 import { DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
+import { decideApprovedIssuance } from '../approvals/decide-approved-issuance.js';
 import { settleApproval } from '../approvals/settle-approval.js';
 import { canonicalJson } from '../audit/canonical-json.js';
 import { invalidRequest } from '../oid4vci/oauth-error.js';
@@ -76,6 +77,9 @@ export async function settlePresentation(
   const redirects = how.redirects && session.redirectUri !== null;
   const code = 'claims' in outcome && redirects ? randomBytes(32).toString('base64url') : undefined;
   const final = await recordOutcome(em, s, { session, ephemeral, outcome, tokenHash, code });
+  // An approval of an issuance decides it before anyone watching the approval hears it settled.
+  if (final.status === 'verified' && 'claims' in outcome)
+    await decideApprovedIssuance(em, final, outcome.claims);
   await s.events.publish(sessionEvent(final, final.status)).catch(() => undefined);
   if ('reason' in outcome)
     throw invalidRequest(`presentation rejected (${outcome.reason}): ${outcome.message}`);

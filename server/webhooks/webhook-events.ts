@@ -33,7 +33,12 @@ export function webhookEventOf(a: AuditFacts): WebhookEvent | undefined {
     case 'issuance.awaiting_approval':
     case 'issuance.approved':
     case 'issuance.declined':
-      return event(a.action, { issuance_id: subject, credential_configuration_id: text(d.configuration) });
+      return event(a.action, {
+        issuance_id: subject,
+        credential_configuration_id: text(d.configuration),
+        // Approved by a presented approval (POST /api/v1/issuances/{id}/approval): which one.
+        ...(text(d.approval) ? { approval_id: text(d.approval) } : {}),
+      });
     case 'credential.issued':
       return event('credential.issued', {
         issuance_id: subject,

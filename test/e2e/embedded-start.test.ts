@@ -115,9 +115,9 @@ describe('npm start on embedded defaults', () => {
   it('provisions a SCIM user: created, deactivated, deleted', () => mission.scimLifecycle(), 60_000);
 
   it(
-    'defers an issuance behind an approval: approved and collected, or declined',
+    'defers an issuance behind an approval: approved and collected, or declined; approved by a presented approval',
     () => mission.deferredLifecycle(),
-    90_000,
+    120_000,
   );
 
   it(

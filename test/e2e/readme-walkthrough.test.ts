@@ -71,6 +71,9 @@ describe('the README walkthrough', () => {
     // The deferred issuance: approved, then collected by the waiting wallet.
     expect(output).toMatch(/"status":"approved"/);
     expect(output).toMatch(/Luis/);
+    // The issuance approved by Ana's presented approval: the waiting wallet collected Sara's credential.
+    expect(output).toMatch(/["']Sara["']/);
+    expect(output).toMatch(/"status":"issued"/);
     // The approval: approved by the wallet, its receipt valid offline.
     expect(output).toMatch(/"valid": true/);
     expect(output).toMatch(/PO-2026-0042/);

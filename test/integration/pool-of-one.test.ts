@@ -47,9 +47,9 @@ describe('with a pool of one connection', () => {
   it('issues, verifies and revokes the employee mdoc', () => mission.mdocLifecycle(), 60_000);
 
   it(
-    'defers an issuance behind an approval: approved and collected, or declined',
+    'defers an issuance behind an approval: approved and collected, or declined; approved by a presented approval',
     () => mission.deferredLifecycle(),
-    90_000,
+    120_000,
   );
 
   it('provisions over SCIM and verifies the audit chain', async () => {

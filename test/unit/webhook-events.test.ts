@@ -43,6 +43,23 @@ describe('webhookEventOf', () => {
     });
   });
 
+  it('names the approval that approved an issuance, and never the approver', () => {
+    const decided = audit('issuance.approved', 'iss1', {
+      configuration: 'LEARCredentialEmployee',
+      approval: 'apr_3',
+      approver: 'boss@acme.test',
+    });
+    expect(webhookEventOf(decided)?.data).toEqual({
+      issuance_id: 'iss1',
+      credential_configuration_id: 'LEARCredentialEmployee',
+      approval_id: 'apr_3',
+    });
+    // The integrator's own /approve names no approval.
+    expect(
+      webhookEventOf(audit('issuance.approved', 'iss2', { configuration: 'LEARCredentialEmployee' }))?.data,
+    ).toEqual({ issuance_id: 'iss2', credential_configuration_id: 'LEARCredentialEmployee' });
+  });
+
   it('tells SCIM provisioning and deprovisioning by user id and credential ids, never attributes', () => {
     const created = audit('scim.user.created', 'u1', {
       credential: 'issued',

@@ -22,7 +22,9 @@ export const CREDENTIAL_SCHEMA: ScimSchema = {
   name: 'Credential',
   description: 'Where the user’s verifiable credential stands (read-only)',
   attributes: [
-    readOnly('status', { canonicalValues: ['none', 'offered', 'valid', 'suspended', 'revoked'] }),
+    readOnly('status', {
+      canonicalValues: ['none', 'offered', 'awaiting_approval', 'valid', 'suspended', 'revoked'],
+    }),
     readOnly('issuanceId'),
     readOnly('credentialIds', { multiValued: true }),
     // Why the user holds no current credential (none configured, data missing, deactivated, …).

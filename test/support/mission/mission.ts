@@ -188,7 +188,10 @@ export class Mission {
     await approveWithThirdPartyHolder(this.integrator);
   }
 
-  /** Issuances behind an approval: one approved and collected from the deferred endpoint, one declined. */
+  /**
+   * Issuances behind an approval: one approved and collected from the deferred endpoint, one
+   * declined, one approved by an approver's presented approval.
+   */
   async deferredLifecycle() {
     await deferredLifecycle(this.integrator, this.mailbox, () => this.wallet(), this.nextEmail);
   }
