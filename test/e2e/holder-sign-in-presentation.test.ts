@@ -9,6 +9,7 @@ import { untilAuditSealed } from '../support/audit-sealed.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
 import { employeePayload } from '../support/fixtures.js';
 import { type IssuerPki, issuerPki, issueWithX5c } from '../support/issuer-x509.js';
+import { scimClient } from '../support/scim-client.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { acmeTenant } from '../support/test-service.js';
 import { ThirdPartyHolder } from '../support/third-party-holder.js';
@@ -129,8 +130,8 @@ async function pushFor(offerUri: string) {
 }
 
 /** The sign-in page by fetch, keeping its cookie: the QR code's and the same-device link's requests. */
-async function openPage(url: string) {
-  const res = await fetch(url, { redirect: 'manual' });
+async function openPage(start: string | Response) {
+  const res = typeof start === 'string' ? await fetch(start, { redirect: 'manual' }) : start;
   const html = await res.text();
   if (res.status !== 200) throw new Error(`sign-in page: ${res.status} ${html.slice(0, 300)}`);
   const attr = (re: RegExp) => re.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? '';
@@ -316,4 +317,45 @@ describe('holder sign-in by presenting a PID', () => {
     },
     60_000,
   );
+
+  it('wallet-initiated: the address selects the SCIM user, whose PID is then matched with their record', async () => {
+    const email = `scim-pid-${++n}@acme.test`;
+    const scim = scimClient(f.t.baseUrl, f.tenant.id, f.tenant.scim_token);
+    const created = await scim.post('/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: email,
+      name: { givenName: 'Iker', familyName: 'Goñi' },
+      emails: [{ value: email, primary: true }],
+    });
+    expect(created.status).toBe(201);
+    const holder = await ThirdPartyHolder.create();
+    // The PID spells the name decomposed and in capitals: the same name all the same.
+    const credential = await pid(holder, { family_name: 'GOÑI'.normalize('NFD'), given_name: 'IKER' });
+    const received = await new ThirdPartyWallet().receiveWalletInitiated(
+      f.t.service.context.config.issuerUrl,
+      'LEARCredentialEmployee',
+      async (url) => {
+        const form = await (await fetch(url)).text();
+        const session = /name="session" value="([^"]+)"/.exec(form)?.[1] ?? '';
+        const posted = await fetch(`${f.t.baseUrl}/oauth2/authorize/issuance/email`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ session, email }),
+          redirect: 'manual',
+        });
+        const page = await openPage(posted);
+        expect((await holder.present(page.qr, [credential])).status).toBe(200);
+        const done = await page.complete();
+        expect(done.status).toBe(303);
+        return done.headers.get('location') ?? '';
+      },
+      { dpop: true },
+    );
+    expect(received.claims).toMatchObject({ mandatee: { firstName: 'Iker', lastName: 'Goñi', email } });
+    const [event] = await signInEvents(created.body.id);
+    expect(event).toMatchObject({
+      action: 'issuance.holder_sign_in.matched',
+      details: { user: created.body.id },
+    });
+  });
 });
