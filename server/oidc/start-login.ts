@@ -1,35 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DigitalCredentialRequest } from '../../contract/oid4vp/dc-api-request.js';
 import { approvalSessionRequest } from '../approvals/approval-session-request.js';
 import type { SessionApproval } from '../approvals/session-approval.js';
 import { DomainError } from '../domain-errors.js';
 import { TtlStoreUnavailable } from '../ephemeral/ttl-store.js';
 import { Tenant } from '../tenants/tenant.entity.js';
-import { startBrowserPresentation } from '../verification/browser-presentation.js';
+import { type BrowserPresentation, startBrowserPresentation } from '../verification/browser-presentation.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
 import { AuthorizationError, type ValidAuthorizationRequest } from './authorization-request.js';
 import { savePendingSignIn } from './pending-sign-in.js';
 
 export const COMPLETE_PATH = '/oauth2/authorize/complete';
 
-export interface StartedLogin {
-  sessionId: string;
-  expiresIn: number;
-  qrCode: string;
-  /** The same-device link: the wallet's answer redirects to /oauth2/authorize/complete with a response_code. */
-  authorizationRequestUri: string;
-  /** The QR code's content, for a wallet on another device: never redirected. */
-  crossDeviceUri: string;
-  /**
-   * For a browser with the Digital Credentials API: the requests the page hands to one
-   * navigator.credentials.get call (OpenID4VP, and ISO 18013-7 Annex C for a client asking for an mdoc).
-   */
-  dcApiRequests: DigitalCredentialRequest[];
-  /** Goes into a cookie of the browser that started the login; only its hash is stored. */
-  browserSecret: string;
+/** The login's presentation (its links, QR code and DC API requests) and what it asks to approve. */
+export type StartedLogin = Omit<BrowserPresentation, 'browserBindingHash'> & {
   /** What the sign-in asks the user to approve, for the page to show. */
   approval?: SessionApproval;
-}
+};
 
 /**
  * Starts the wallet side of a login: a presentation session of the client's tenant for the client's

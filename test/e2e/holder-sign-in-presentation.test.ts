@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import { untilAuditSealed } from '../support/audit-sealed.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
 import { employeePayload } from '../support/fixtures.js';
 import { type IssuerPki, issuerPki, issueWithX5c } from '../support/issuer-x509.js';
+import { pushForOffer } from '../support/pushed-sign-in.js';
 import { scimClient } from '../support/scim-client.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { acmeTenant } from '../support/test-service.js';
@@ -103,30 +103,6 @@ async function authorizationCodeOffer() {
   });
   if (res.status !== 201 || !res.body.credential_offer_uri) throw new Error(`offer: ${res.status}`);
   return { email, offerUri: res.body.credential_offer_uri, offerId: res.body.offer_id };
-}
-
-/** Pushes an issuer-initiated request for the offer, as a wallet does: the authorization URL. */
-async function pushFor(offerUri: string) {
-  const location = decodeURIComponent(offerUri.split('credential_offer_uri=')[1] ?? '');
-  const offer = (await (await fetch(location)).json()) as {
-    grants: { authorization_code: { issuer_state: string } };
-  };
-  const res = await fetch(`${f.t.baseUrl}/oauth2/par`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      response_type: 'code',
-      client_id: 'wallet-1',
-      redirect_uri: WALLET_REDIRECT,
-      scope: 'LEARCredentialEmployee',
-      code_challenge: createHash('sha256').update(randomBytes(32)).digest('base64url'),
-      code_challenge_method: 'S256',
-      state: 'st-pid',
-      issuer_state: offer.grants.authorization_code.issuer_state,
-    }),
-  });
-  const { request_uri } = (await res.json()) as { request_uri: string };
-  return `${f.t.baseUrl}/oauth2/authorize?${new URLSearchParams({ client_id: 'wallet-1', request_uri })}`;
 }
 
 /** The sign-in page by fetch, keeping its cookie: the QR code's and the same-device link's requests. */
@@ -250,7 +226,7 @@ describe('holder sign-in by presenting a PID', () => {
     const { offerUri, offerId } = await authorizationCodeOffer();
     const holder = await ThirdPartyHolder.create();
     const credential = await pid(holder, { family_name: 'Ruiz', given_name: 'Anabel' });
-    const page = await openPage(await pushFor(offerUri));
+    const page = await openPage(await pushForOffer(f.t.baseUrl, offerUri, WALLET_REDIRECT, 'st-pid'));
     // Same-device: the wallet's answer redirects back here with a response_code.
     const answer = await holder.present(page.sameDevice, [credential]);
     const back = new URL(String(answer.body.redirect_uri));
@@ -266,9 +242,9 @@ describe('holder sign-in by presenting a PID', () => {
     expect(await offerStatus(offerId)).toBe('offered');
     const [event] = await signInEvents(offerId);
     expect(event?.action).toBe('issuance.holder_sign_in.refused');
-    expect((event?.details.match as { result: string }[]).map((r) => r.result)).toEqual([
-      'matched',
-      'mismatched',
+    expect(event?.details.match).toMatchObject([
+      { claim: ['family_name'], result: 'matched' },
+      { claim: ['given_name'], result: 'mismatched' },
     ]);
   });
 
@@ -276,7 +252,7 @@ describe('holder sign-in by presenting a PID', () => {
     const { offerUri, offerId } = await authorizationCodeOffer();
     const holder = await ThirdPartyHolder.create();
     const credential = await pid(holder, { family_name: 'Ruiz', given_name: 'Ana' }, rogue);
-    const page = await openPage(await pushFor(offerUri));
+    const page = await openPage(await pushForOffer(f.t.baseUrl, offerUri, WALLET_REDIRECT, 'st-pid'));
     const answer = await holder.present(page.qr, [credential]);
     expect(answer.status).toBe(400);
     expect(String(answer.body.error_description)).toMatch(/untrusted|trust/i);
