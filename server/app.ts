@@ -47,6 +47,7 @@ import { registrarTrust } from './registration/registrar-trust.js';
 import { scimRouter } from './scim/scim.router.js';
 import { statusListRouter } from './status-list/status-list.routes.js';
 import { adminHolderSignInRoutes } from './tenants/admin-holder-sign-in.routes.js';
+import { adminHolderSignInPresentationRoutes } from './tenants/admin-holder-sign-in-presentation.routes.js';
 import { adminTenantRoutes } from './tenants/admin-tenant.routes.js';
 import { adminTrustSourceRoutes } from './trust/admin-trust-source.routes.js';
 import { adminTrustedIssuerRoutes } from './verification/admin-trusted-issuer.routes.js';
@@ -107,6 +108,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
       ...adminProvisioningRoutes(),
       ...adminOidcClientRoutes(),
       ...adminHolderSignInRoutes(ctx.verifier.sealing, ctx.config.issuerUrl),
+      ...adminHolderSignInPresentationRoutes(),
     }),
     app,
     options,

@@ -3,6 +3,10 @@ import { parseArgs } from 'node:util';
 import { createAdminClient } from '../integrator/src/index.js';
 import { PROVISIONING_USAGE, provisioningCommand } from './provisioning-commands.js';
 import {
+  HOLDER_SIGN_IN_PRESENTATION_USAGE,
+  holderSignInPresentationCommand,
+} from './holder-sign-in-presentation-commands.js';
+import {
   REGISTRATION_CERTIFICATE_USAGE,
   registrationCertificateCommand,
 } from './registration-certificate-commands.js';
@@ -36,6 +40,7 @@ const USAGE = `usage: npm run cli -- <command>
 ${PROVISIONING_USAGE}
 ${WEBHOOK_USAGE}
 ${TRUST_ANCHOR_USAGE}
+${HOLDER_SIGN_IN_PRESENTATION_USAGE}
 ${TRUST_SOURCE_USAGE}
 ${APPROVAL_USAGE}
 ${REGISTRATION_CERTIFICATE_USAGE}
@@ -228,6 +233,10 @@ async function run(): Promise<{ status: number; body: unknown }> {
       }
       if (group === 'trust-anchor') {
         const ran = trustAnchorCommand({ baseUrl, token }, command, positionals.slice(2), need);
+        if (ran) return ran;
+      }
+      if (group === 'holder-sign-in-presentation') {
+        const ran = holderSignInPresentationCommand({ baseUrl, token }, command, positionals.slice(2), need);
         if (ran) return ran;
       }
       if (group === 'registration-certificate') {

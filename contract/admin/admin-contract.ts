@@ -16,6 +16,7 @@ import {
   CredentialConfigurationInput,
   CredentialConfigurationList,
 } from './credential-configuration.js';
+import { HolderSignInPresentation, HolderSignInPresentationInput } from './holder-sign-in-presentation.js';
 import { HolderSignInProvider, HolderSignInProviderInput } from './holder-sign-in-provider.js';
 import { ProvisioningSettings } from './provisioning.js';
 import {
@@ -168,6 +169,31 @@ export const adminContract = c.router(
       body: c.noBody(),
       responses: { 204: c.noBody(), ...notFound },
       summary: 'Back to the mailed one-time code for the tenant’s holders',
+    },
+    getHolderSignInPresentation: {
+      method: 'GET',
+      path: '/tenants/:id/holder-sign-in-presentation',
+      pathParams: tenantPath,
+      responses: { 200: HolderSignInPresentation, ...notFound },
+      summary:
+        'The credential the tenant’s holders present to sign in for issuance, and its match rule (404: none)',
+    },
+    putHolderSignInPresentation: {
+      method: 'PUT',
+      path: '/tenants/:id/holder-sign-in-presentation',
+      pathParams: tenantPath,
+      body: HolderSignInPresentationInput,
+      responses: { 200: HolderSignInPresentation, 400: ProblemDetails, ...notFound },
+      summary:
+        'Let the tenant’s holders sign in by presenting a credential (e.g. the EU PID) whose claims match their record',
+    },
+    deleteHolderSignInPresentation: {
+      method: 'DELETE',
+      path: '/tenants/:id/holder-sign-in-presentation',
+      pathParams: tenantPath,
+      body: c.noBody(),
+      responses: { 204: c.noBody(), ...notFound },
+      summary: 'Stop asking the tenant’s holders for a presentation at issuance sign-in',
     },
     createOidcClient: {
       method: 'POST',

@@ -1,6 +1,7 @@
-import type { Express, Request, Response } from 'express';
+import type { Express, Response } from 'express';
 import type { AppContext } from '../app-context.js';
 import { asyncHandler } from '../http/async-handler.js';
+import { readCookie } from '../http/read-cookie.js';
 import { allowLogo, loadTenantPage, renderErrorPage } from '../tenants/branded-page.js';
 import { dcApiResponsePath } from '../verification/dc-api-request.js';
 import { AuthorizationError, redirectTo } from './authorization-request.js';
@@ -15,14 +16,6 @@ export const LOGIN_SCRIPT_PATH = '/oauth2/login.js';
 const COOKIE_PATH = '/oauth2/authorize';
 // One cookie per login, so that two sign-ins in two tabs of one browser do not overwrite each other.
 const cookieName = (sessionId: string) => `oidc_login_${sessionId}`;
-
-function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
 
 type Ctx = Pick<AppContext, 'config' | 'verifier' | 'shared'>;
 
@@ -66,10 +59,13 @@ export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
         const { tenantId, credentialConfigurationId } = request.client;
         const tenant = await loadTenantPage(req.em, tenantId, credentialConfigurationId);
         allowLogo(res, tenant);
+        const clientName = request.client.name ?? request.client.id;
         res.type('html').send(
           renderLoginPage({
             sessionId: login.sessionId,
-            clientName: request.client.name ?? request.client.id,
+            heading: `Sign in to ${clientName}`,
+            lead: `Scan the code with your wallet and present your ${tenant.credentialName}.`,
+            returnTo: clientName,
             tenant,
             expiresAt: new Date(Date.now() + login.expiresIn * 1000),
             qrCode: login.qrCode,

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
-import { hashSecret, secretMatches } from '../tenants/token-secret.js';
-import { findSession } from '../verification/ephemeral-sessions.js';
+import { hashSecret } from '../tenants/token-secret.js';
 import {
-  failureReasonOf,
-  REDIRECT_NOT_FOLLOWED,
-  statusOf,
-} from '../verification/presentation-session.entity.js';
+  deniedDescription,
+  isSameBrowser,
+  responseCodeProblem,
+  WRONG_RESPONSE_CODE,
+} from '../verification/browser-presentation.js';
+import { findSession } from '../verification/ephemeral-sessions.js';
+import { statusOf } from '../verification/presentation-session.entity.js';
 import {
   announceRelease,
   type ReleasedSession,
@@ -20,8 +22,7 @@ import { endDeniedSignIn, readPendingSignIn } from './pending-sign-in.js';
 export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
 
 const alreadyComplete = () => new AuthorizationError('invalid_request', 'this sign-in is already complete');
-const wrongResponseCode = () =>
-  new AuthorizationError('invalid_request', 'the response_code is not this sign-in’s, or has expired');
+const wrongResponseCode = () => new AuthorizationError('invalid_request', WRONG_RESPONSE_CODE);
 
 /**
  * GET /oauth2/authorize/complete: ends a login whose presentation session has an outcome. Only the
@@ -45,7 +46,7 @@ export async function issueAuthorizationCode(
   const pending = sessionId ? await readPendingSignIn(ephemeral.store, sessionId) : undefined;
   const session = pending ? (await findSession(em, ephemeral, { id: sessionId }))?.session : undefined;
   if (!pending || !session) throw new AuthorizationError('invalid_request', 'no such sign-in');
-  if (!browserSecret || !secretMatches(browserSecret, pending.browserBindingHash))
+  if (!isSameBrowser(browserSecret, pending.browserBindingHash))
     throw new AuthorizationError('invalid_request', 'this sign-in was started in another browser');
   const state = pending.state ?? undefined;
   const status = statusOf(session);
@@ -56,19 +57,14 @@ export async function issueAuthorizationCode(
     );
   if (status !== 'verified' && status !== 'awaiting_redirect') {
     if (!(await endDeniedSignIn(ephemeral.store, sessionId))) throw alreadyComplete();
-    const description =
-      status === 'expired'
-        ? 'the sign-in request expired'
-        : failureReasonOf(session) === REDIRECT_NOT_FOLLOWED
-          ? 'the wallet did not send the browser back in time'
-          : 'the presented credential was not accepted';
     return {
       redirectUri: pending.redirectUri,
-      params: { error: 'access_denied', error_description: description, state },
+      params: { error: 'access_denied', error_description: deniedDescription(session, status), state },
     };
   }
 
-  checkResponseCode(session, responseCode);
+  const problem = responseCodeProblem(session, responseCode);
+  if (problem) throw new AuthorizationError('invalid_request', problem);
   const code = randomBytes(32).toString('base64url');
   let released: ReleasedSession | undefined;
   const claimed = await em
@@ -116,28 +112,4 @@ export async function issueAuthorizationCode(
   if (!claimed) throw alreadyComplete();
   if (released) await announceRelease(verifier.events, released);
   return { redirectUri: pending.redirectUri, params: { code, state } };
-}
-
-/**
- * HAIP 1.0 same-device flow: a wallet that answered through the page's same-device link got a
- * response_code in its redirect back to this browser; the sign-in then completes only with it (and
- * the cookie), so a presentation made for a relayed link cannot be completed by the browser that
- * relayed it. An answer from another device (the QR code) got no code and completes with the cookie.
- */
-function checkResponseCode(
-  session: { responseCodeHash?: string | null; responseCodeExpiresAt?: Date | null },
-  responseCode: string | undefined,
-) {
-  if (!session.responseCodeHash) {
-    if (responseCode !== undefined)
-      throw new AuthorizationError('invalid_request', 'no response_code was issued for this sign-in');
-    return;
-  }
-  if (!responseCode)
-    throw new AuthorizationError(
-      'invalid_request',
-      'your wallet answered on this device: continue with the page it opened (it carries a response_code)',
-    );
-  const fresh = session.responseCodeExpiresAt && new Date(session.responseCodeExpiresAt) > new Date();
-  if (!secretMatches(responseCode, session.responseCodeHash) || !fresh) throw wrongResponseCode();
 }

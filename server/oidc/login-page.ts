@@ -16,7 +16,12 @@ a.button, button.button { display: inline-block; padding: .6rem 1.2rem; border-r
 
 export interface LoginPageInput {
   sessionId: string;
-  clientName: string;
+  /** The page's title and heading, e.g. `Sign in to ACME Intranet`. */
+  heading: string;
+  /** What the person is asked to do, below the heading. */
+  lead: string;
+  /** Whom the return link (after a failure) goes back to. */
+  returnTo: string;
   /** The relying party's tenant and the credential it asks for (display name), with the tenant's look. */
   tenant: TenantPage;
   /** When the presentation request expires. */
@@ -52,7 +57,7 @@ function approvalHtml(approval: SessionApproval | undefined): string {
 }
 
 /**
- * The login page. The script (served separately, since the CSP forbids inline scripts) reads the
+ * The login page, also the issuer's holder sign-in by presentation (browser-presentation.ts). The script (served separately, since the CSP forbids inline scripts) reads the
  * URLs from data attributes, follows the session over SSE and moves on when it is verified. Where
  * the browser has the Digital Credentials API, the script shows the #dc-api button (hidden for all
  * others), which hands `data-dc-requests` to the browser's wallet and posts its answer back.
@@ -60,16 +65,16 @@ function approvalHtml(approval: SessionApproval | undefined): string {
 export function renderLoginPage(p: LoginPageInput): string {
   const e = escapeHtml;
   return brandedPage(
-    `Sign in to ${p.clientName}`,
+    p.heading,
     `<main id="login" data-state="pending" data-session="${e(p.sessionId)}" data-events="${e(p.eventsUrl)}" data-complete="${e(p.completeUrl)}" data-dc-requests="${e(JSON.stringify(p.dcApiRequests))}" data-dc-response="${e(p.dcApiResponseUrl)}">
-<h1>Sign in to ${e(p.clientName)}</h1>
-<p>Scan the code with your wallet and present your ${e(p.tenant.credentialName)}.</p>
+<h1>${e(p.heading)}</h1>
+<p>${e(p.lead)}</p>
 ${approvalHtml(p.approval)}
 <img id="qr" src="${e(p.qrCode)}" data-uri="${e(p.crossDeviceUri)}" alt="QR code of the presentation request">
 <p id="dc-api" hidden><button id="dc-api-button" class="button" type="button">Use a wallet of this browser</button></p>
 <p><a id="same-device" class="button" href="${e(p.authorizationRequestUri)}">Open my wallet on this device</a></p>
 <p id="status" role="status" aria-live="polite">Waiting for your wallet…</p>
-<p id="return" hidden><a href="${e(p.completeUrl)}">Return to ${e(p.clientName)}</a></p>
+<p id="return" hidden><a href="${e(p.completeUrl)}">Return to ${e(p.returnTo)}</a></p>
 <p class="expiry">This request expires on ${expiryHtml(p.expiresAt)}.</p>
 </main>`,
     { style: STYLE, script: p.scriptUrl, brand: p.tenant },

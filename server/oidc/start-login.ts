@@ -1,37 +1,21 @@
-import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DigitalCredentialRequest } from '../../contract/oid4vp/dc-api-request.js';
 import { approvalSessionRequest } from '../approvals/approval-session-request.js';
 import type { SessionApproval } from '../approvals/session-approval.js';
 import { DomainError } from '../domain-errors.js';
 import { TtlStoreUnavailable } from '../ephemeral/ttl-store.js';
 import { Tenant } from '../tenants/tenant.entity.js';
-import { hashSecret } from '../tenants/token-secret.js';
-import { createPresentationSession } from '../verification/create-presentation-session.js';
+import { type BrowserPresentation, startBrowserPresentation } from '../verification/browser-presentation.js';
 import type { VerifierServices } from '../verification/verifier-services.js';
 import { AuthorizationError, type ValidAuthorizationRequest } from './authorization-request.js';
 import { savePendingSignIn } from './pending-sign-in.js';
 
 export const COMPLETE_PATH = '/oauth2/authorize/complete';
 
-export interface StartedLogin {
-  sessionId: string;
-  expiresIn: number;
-  qrCode: string;
-  /** The same-device link: the wallet's answer redirects to /oauth2/authorize/complete with a response_code. */
-  authorizationRequestUri: string;
-  /** The QR code's content, for a wallet on another device: never redirected. */
-  crossDeviceUri: string;
-  /**
-   * For a browser with the Digital Credentials API: the requests the page hands to one
-   * navigator.credentials.get call (OpenID4VP, and ISO 18013-7 Annex C for a client asking for an mdoc).
-   */
-  dcApiRequests: DigitalCredentialRequest[];
-  /** Goes into a cookie of the browser that started the login; only its hash is stored. */
-  browserSecret: string;
+/** The login's presentation (its links, QR code and DC API requests) and what it asks to approve. */
+export type StartedLogin = Omit<BrowserPresentation, 'browserBindingHash'> & {
   /** What the sign-in asks the user to approve, for the page to show. */
   approval?: SessionApproval;
-}
+};
 
 /**
  * Starts the wallet side of a login: a presentation session of the client's tenant for the client's
@@ -81,29 +65,18 @@ export async function startLogin(
       'the client’s credential configuration is no longer allowed for its tenant',
       back,
     );
-  const browserSecret = randomBytes(32).toString('base64url');
   const approval = await approvalOf(em, request, back);
   try {
-    const created = await createPresentationSession(
+    const origin = new URL(verifier.config.verifierUrl).origin;
+    const started = await startBrowserPresentation(
       em,
       verifier,
       client.tenantId,
       `oidc:${client.id}`,
-      {
-        credential_configuration_id: client.credentialConfigurationId,
-        // The links and QR code ask for direct_post.jwt; the browser's own wallet answers dc_api.jwt.
-        response_mode: 'dc_api.jwt',
-        expected_origins: [new URL(verifier.config.verifierUrl).origin],
-        // HAIP 1.0 same-device flow: the wallet sends the browser back here with a response_code,
-        // which completes the sign-in only together with this browser's login cookie.
-        redirect_uri: `${verifier.config.verifierUrl}${COMPLETE_PATH}`,
-        ...approval,
-      },
-      'ephemeral',
+      { credential_configuration_id: client.credentialConfigurationId, ...approval },
+      { origin, completeUrl: `${verifier.config.verifierUrl}${COMPLETE_PATH}` },
     );
-    const sessionId = created.session.id;
-    const { dcApiRequests } = created;
-    if (!dcApiRequests) throw new Error('a dc_api.jwt session comes with its DC API requests');
+    const { browserBindingHash, ...login } = started;
     const signIn = {
       clientId: client.id,
       tenantId: client.tenantId,
@@ -111,20 +84,11 @@ export async function startLogin(
       state: request.state ?? null,
       nonce: request.nonce,
       codeChallenge: request.codeChallenge,
-      browserBindingHash: hashSecret(browserSecret),
+      browserBindingHash,
       createdAt: new Date().toISOString(),
     };
-    await savePendingSignIn(verifier.ephemeral.store, sessionId, signIn, created.expiresIn);
-    return {
-      sessionId,
-      expiresIn: created.expiresIn,
-      qrCode: created.qrCode,
-      authorizationRequestUri: created.authorizationRequestUri,
-      crossDeviceUri: created.crossDeviceUri,
-      dcApiRequests,
-      browserSecret,
-      ...(request.approval ? { approval: request.approval } : {}),
-    };
+    await savePendingSignIn(verifier.ephemeral.store, login.sessionId, signIn, login.expiresIn);
+    return { ...login, ...(request.approval ? { approval: request.approval } : {}) };
   } catch (e) {
     // The tenant's verifier cannot make this request (its HAIP 1.0 profile without trust anchors):
     // the client learns why at its redirect_uri, as for any other tenant setting that stops it.

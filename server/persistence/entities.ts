@@ -16,6 +16,7 @@ import { OutboxMessage } from '../outbox/outbox-message.entity.js';
 import { RegistrationCertificate } from '../registration/registration-certificate.entity.js';
 import { StatusList, StatusListToken } from '../status-list/status-list.entity.js';
 import { ApiToken } from '../tenants/api-token.entity.js';
+import { HolderSignInPresentation } from '../tenants/holder-sign-in-presentation.entity.js';
 import { HolderSignInProvider } from '../tenants/holder-sign-in-provider.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { TrustSourceRow } from '../trust/trust-source.entity.js';
@@ -45,6 +46,7 @@ export const entities = [
   Oid4vciRefreshToken,
   Tenant,
   HolderSignInProvider,
+  HolderSignInPresentation,
   ApiToken,
   AuditEvent,
   OutboxMessage,

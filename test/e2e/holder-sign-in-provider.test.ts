@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { employeePayload } from '../support/fixtures.js';
+import { pushForOffer } from '../support/pushed-sign-in.js';
 import { scimClient } from '../support/scim-client.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { followToWallet, startTenantOpenIdProvider } from '../support/tenant-openid-provider.js';
@@ -67,31 +68,6 @@ async function authorizationCodeOffer(email: string, integrator = f.integrator) 
 const status = async (offerId: string) =>
   (await f.sql.query('select status from issuance where id = $1', [offerId])).rows[0]?.status;
 
-/** Pushes an issuer-initiated request for the offer, as a wallet does; the authorization URL. */
-async function pushFor(offerUri: string) {
-  const location = decodeURIComponent(offerUri.split('credential_offer_uri=')[1] ?? '');
-  const offer = (await (await fetch(location)).json()) as {
-    grants: { authorization_code: { issuer_state: string } };
-  };
-  const verifier = randomBytes(32).toString('base64url');
-  const res = await fetch(`${f.t.baseUrl}/oauth2/par`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      response_type: 'code',
-      client_id: 'wallet-1',
-      redirect_uri: REDIRECT,
-      scope: 'LEARCredentialEmployee',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-      code_challenge_method: 'S256',
-      state: 'st-p',
-      issuer_state: offer.grants.authorization_code.issuer_state,
-    }),
-  });
-  const { request_uri } = (await res.json()) as { request_uri: string };
-  return `${f.t.baseUrl}/oauth2/authorize?${new URLSearchParams({ client_id: 'wallet-1', request_uri })}`;
-}
-
 describe('holder sign-in at the tenant’s own OpenID provider', () => {
   it('keeps the client secret sealed and never returns it; refuses a bad issuer as problem+json', async () => {
     const got = await admin('GET', f.tenant.id);
@@ -152,7 +128,9 @@ describe('holder sign-in at the tenant’s own OpenID provider', () => {
   it('refuses with access_denied an account whose e-mail is not the offer’s', async () => {
     const { offerUri, offerId } = await authorizationCodeOffer(nextEmail());
     op.signInAs(`other-${n}`, { email: 'someone.else@acme.test', email_verified: true });
-    const back = new URL(await followToWallet(await pushFor(offerUri), origins()));
+    const back = new URL(
+      await followToWallet(await pushForOffer(f.t.baseUrl, offerUri, REDIRECT, 'st-p'), origins()),
+    );
     expect(back.origin + back.pathname).toBe(REDIRECT);
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('state')).toBe('st-p');
@@ -163,11 +141,13 @@ describe('holder sign-in at the tenant’s own OpenID provider', () => {
     const email = nextEmail();
     const { offerUri, offerId } = await authorizationCodeOffer(email);
     op.signInAs(`unverified-${n}`, { email, email_verified: false });
-    const unverified = new URL(await followToWallet(await pushFor(offerUri), origins()));
+    const unverified = new URL(
+      await followToWallet(await pushForOffer(f.t.baseUrl, offerUri, REDIRECT, 'st-p'), origins()),
+    );
     expect(unverified.searchParams.get('error')).toBe('access_denied');
     op.signInAs(`forged-${n}`, { email, email_verified: true });
     const forged = new URL(
-      await followToWallet(await pushFor(offerUri), origins(), (url) =>
+      await followToWallet(await pushForOffer(f.t.baseUrl, offerUri, REDIRECT, 'st-p'), origins(), (url) =>
         url.searchParams.set('nonce', 'a-nonce-of-another-sign-in'),
       ),
     );
@@ -185,12 +165,16 @@ describe('holder sign-in at the tenant’s own OpenID provider', () => {
     const email = nextEmail();
     const { offerUri, offerId } = await authorizationCodeOffer(email, integrator);
     op.signInAs(`secret-${n}`, { email, email_verified: true });
-    const refused = new URL(await followToWallet(await pushFor(offerUri), origins()));
+    const refused = new URL(
+      await followToWallet(await pushForOffer(f.t.baseUrl, offerUri, REDIRECT, 'st-p'), origins()),
+    );
     expect(refused.searchParams.get('error')).toBe('access_denied');
     // A port nothing listens on: discovery fails before the holder leaves the service.
     const closed = { ...settings, issuer: 'http://127.0.0.1:9' };
     expect((await admin('PUT', other.body.id, closed)).status).toBe(200);
-    const down = new URL(await followToWallet(await pushFor(offerUri), origins()));
+    const down = new URL(
+      await followToWallet(await pushForOffer(f.t.baseUrl, offerUri, REDIRECT, 'st-p'), origins()),
+    );
     expect(down.searchParams.get('error')).toBe('temporarily_unavailable');
     expect(down.searchParams.get('state')).toBe('st-p');
     expect(await status(offerId)).toBe('offered');

@@ -94,3 +94,25 @@ export const exchangeOidcCode = (
       code_verifier: verifier,
     }),
   });
+
+/**
+ * A wallet's issuer-initiated authorization request for an offer with an authorization_code grant,
+ * pushed with its issuer_state (client `wallet-1`, PKCE S256): the address for the holder's browser.
+ */
+export async function pushForOffer(baseUrl: string, offerUri: string, redirectUri: string, state: string) {
+  const location = decodeURIComponent(offerUri.split('credential_offer_uri=')[1] ?? '');
+  const offer = (await (await fetch(location)).json()) as {
+    grants: { authorization_code: { issuer_state: string } };
+  };
+  const pushed = await pushSignIn(baseUrl, {
+    response_type: 'code',
+    client_id: 'wallet-1',
+    redirect_uri: redirectUri,
+    scope: 'LEARCredentialEmployee',
+    code_challenge: createHash('sha256').update(randomBytes(32)).digest('base64url'),
+    code_challenge_method: 'S256',
+    state,
+    issuer_state: offer.grants.authorization_code.issuer_state,
+  });
+  return pushed.url;
+}

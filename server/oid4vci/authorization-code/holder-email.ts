@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PayloadValidator } from '../../credential-configurations/payload-validator.js';
 import { findHolderByEmail } from '../../directory/find-holder-by-email.js';
 import type { TtlStore } from '../../ephemeral/ttl-store.js';
+import { holderSignInPresentationOf } from '../../tenants/holder-sign-in-presentation.js';
 import { holderSignInProviderOf } from '../../tenants/holder-sign-in-provider.js';
 import { mayMailCode } from './address-limits.js';
 import { type HolderSignIn, mailOneTimeCode, SignInError } from './holder-sign-in.js';
@@ -50,8 +51,11 @@ export async function submitHolderEmail(
   const holder = await findHolderByEmail(em, validator, email, requestedOf(signIn.pending));
   // The user's tenant signs its holders in at its own provider: there, not by a code. (That the page
   // then leaves for the provider does tell that the address is known; the provider asks for more.)
-  const external = holder && (await holderSignInProviderOf(em, holder.tenantId));
-  const mailed = holder && !external && (await mayMailCode(store, holder.email));
+  // Or by presenting a credential that matches the user's record (presentation-sign-in.ts): that the
+  // page then asks for it tells as much, and only the user's own credential gets them further.
+  const presentation = holder && (await holderSignInPresentationOf(em, holder.tenantId));
+  const external = holder && !presentation && (await holderSignInProviderOf(em, holder.tenantId));
+  const mailed = holder && !presentation && !external && (await mayMailCode(store, holder.email));
   const updated: HolderSignIn = {
     ...signIn,
     email,
@@ -59,8 +63,9 @@ export async function submitHolderEmail(
     oneTimeCodeHash: mailed
       ? await mailOneTimeCode(em, holder.tenantId, holder.email, session)
       : sha256(newSecret()),
-    ...(mailed || external ? { holder } : {}),
+    ...(mailed || external || presentation ? { holder } : {}),
     ...(external ? { external: true as const } : {}),
+    ...(presentation ? { presentation: true as const } : {}),
   };
   const ttl = Math.max(1, Math.ceil((Date.parse(signIn.expiresAt) - Date.now()) / 1000));
   await store.set(key, JSON.stringify(updated), ttl);

@@ -4,6 +4,7 @@ import type { TtlStore } from '../../ephemeral/ttl-store.js';
 import { findOpenOffer } from '../../issuance/find-open-offer.js';
 import { newTxCode } from '../../issuance/offer-codes.js';
 import { queueMail } from '../../mail/queue-mail.js';
+import { holderSignInPresentationOf } from '../../tenants/holder-sign-in-presentation.js';
 import { holderSignInProviderOf } from '../../tenants/holder-sign-in-provider.js';
 import { Tenant } from '../../tenants/tenant.entity.js';
 import { sameSecret } from '../../tenants/token-secret.js';
@@ -31,6 +32,8 @@ export interface HolderSignIn {
   holder?: HolderRef;
   /** The holder signs in at the tenant's own OpenID provider (provider-sign-in.ts), not with a code. */
   external?: true;
+  /** The holder presents a credential whose claims match their record (presentation-sign-in.ts). */
+  presentation?: true;
 }
 
 /** Why a sign-in cannot go on: shown as a page, or sent to the wallet when `redirect` is set. */
@@ -61,7 +64,8 @@ export async function mailOneTimeCode(em: EntityManager, tenantId: string, to: s
 /**
  * GET /oauth2/authorize with a request_uri: the pushed request is taken (one use). For an offer, the
  * offer is checked again and a 6-digit one-time code mailed to the issuance's address (or, when
- * the tenant has its own OpenID provider, the holder is sent there instead); a
+ * the tenant asks for a presentation, its page is shown; when it has its own OpenID provider, the
+ * holder is sent there instead); a
  * wallet-initiated request first asks the holder for their address (holder-email.ts). The session
  * id goes to the page's form.
  */
@@ -91,7 +95,9 @@ export async function startHolderSignIn(
     if (!issuance?.email)
       throw new SignInError('access_denied', 'the offer was used or has expired', pending);
     signIn.email = issuance.email;
-    if (await holderSignInProviderOf(em, issuance.tenantId)) signIn.external = true;
+    // A presentation rule comes first: the tenant asked for it over its provider and the mailed code.
+    if (await holderSignInPresentationOf(em, issuance.tenantId)) signIn.presentation = true;
+    else if (await holderSignInProviderOf(em, issuance.tenantId)) signIn.external = true;
     else signIn.oneTimeCodeHash = await mailOneTimeCode(em, issuance.tenantId, issuance.email, session);
   }
   await store.set(keys.signIn(session), JSON.stringify(signIn), SIGN_IN_TTL_SECONDS);

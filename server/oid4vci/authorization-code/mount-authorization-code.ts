@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import { mountHolderEmail } from './holder-email.route.js';
 import { SignInError, startHolderSignIn } from './holder-sign-in.js';
 import { mountOneTimeCode } from './one-time-code.route.js';
+import { mountPresentationSignIn } from './presentation-sign-in.route.js';
 import { mountProviderCallback } from './provider-callback.route.js';
 import { type SignInCtx, signInResponses } from './sign-in-responses.js';
 
@@ -29,4 +30,5 @@ export function mountIssuanceAuthorization(app: Express, ctx: SignInCtx): void {
   mountHolderEmail(app, ctx);
   mountOneTimeCode(app, ctx);
   mountProviderCallback(app, ctx);
+  mountPresentationSignIn(app, ctx);
 }

@@ -7,6 +7,7 @@ import { redirectTo } from '../../oidc/authorization-request.js';
 import { allowLogo, loadTenantPage } from '../../tenants/branded-page.js';
 import { type HolderSignIn, SignInError } from './holder-sign-in.js';
 import type { PendingAuthorization } from './pending-authorization.js';
+import { showPresentationSignIn } from './presentation-sign-in-page.js';
 import { providerAuthorizationUrl } from './provider-sign-in.js';
 import { maskEmail, renderEmailPage, renderSignInError, renderSignInPage } from './sign-in-page.js';
 
@@ -37,7 +38,7 @@ export function signInResponses(ctx: SignInCtx) {
     return tenant;
   };
   return {
-    /** The form of the step the sign-in is at: the holder's address, or the one-time code. */
+    /** The step the sign-in is at: the holder's address, the one-time code, the presentation, or the provider. */
     async show(req: Request, res: Response, session: string, s: HolderSignIn, error?: string) {
       if (s.external)
         return res.redirect(
@@ -45,6 +46,7 @@ export function signInResponses(ctx: SignInCtx) {
           await providerAuthorizationUrl(req.em, ctx.shared.ttl, ctx.config, session, s),
         );
       const tenant = await brand(req, res, s.pending);
+      if (s.presentation) return showPresentationSignIn(req, res, ctx, tenant, session, s);
       const common = { tenant, session, expiresAt: new Date(s.expiresAt), ...(error ? { error } : {}) };
       if (!s.email) return res.type('html').send(renderEmailPage({ ...common, action: EMAIL_PATH }));
       res.type('html').send(

@@ -35,6 +35,7 @@ import { Migration20261127000400_transaction_data_types } from './Migration20261
 import { Migration20261127000500_credential_encryption } from './Migration20261127000500_credential_encryption.js';
 import { Migration20261127000600_deferred_issuance } from './Migration20261127000600_deferred_issuance.js';
 import { Migration20261128000100_companion_credentials } from './Migration20261128000100_companion_credentials.js';
+import { Migration20261128002000_holder_sign_in_presentation } from './Migration20261128002000_holder_sign_in_presentation.js';
 import { Migration20261128003000_provisioning_approval } from './Migration20261128003000_provisioning_approval.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
@@ -98,6 +99,10 @@ export const migrations: MigrationObject[] = [
   {
     name: 'Migration20261128000100_companion_credentials',
     class: Migration20261128000100_companion_credentials,
+  },
+  {
+    name: 'Migration20261128002000_holder_sign_in_presentation',
+    class: Migration20261128002000_holder_sign_in_presentation,
   },
   {
     name: 'Migration20261128003000_provisioning_approval',
