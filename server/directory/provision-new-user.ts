@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type AuditEntry, statementAudit } from '../audit/audit-log.js';
 import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import type { CheckedIssuance } from '../issuance/create-issuance.js';
@@ -22,7 +21,7 @@ import type { ScimCall } from './scim-call.js';
 import { ScimUser } from './scim-user.entity.js';
 import type { SyncOutcome } from './sync-user-credential.js';
 import { userChangeAudit } from './user-change-audit.js';
-import { setUserColumns } from './user-columns.js';
+import { newScimUser } from './user-columns.js';
 import type { CredentialState } from './user-credential-state.js';
 
 type SignedIssuance = { signed: SignedBatch; plan: IssuancePlan; configuration: CredentialConfiguration };
@@ -50,20 +49,7 @@ export async function provisionNewUser(
 ): Promise<NewUser> {
   const { em, services, tenantId, actor } = c;
   const tenant = await getTenant(em, tenantId);
-  const now = new Date();
-  const user = {
-    id: randomUUID(),
-    tenantId,
-    resource,
-    issuanceId: null,
-    credentialPayloadHash: null,
-    credentialReason: null,
-    directCredential: null,
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-  } as ScimUser;
-  setUserColumns(user, resource);
+  const user = newScimUser(tenantId, resource);
   const decision = await decideUserCredential(em, services, tenant, user, [], 'provision');
 
   const plans: IssuancePlan[] = [];
@@ -97,7 +83,7 @@ export async function provisionNewUser(
       );
       batch = { signed, plan, configuration: decision.configuration };
       audits.push(credentialsIssued(actor, plan.issuance, decision.configuration, signed, [undefined]));
-      plan.issuance = { ...plan.issuance, status: 'issued', issuedAt: now, payload: null };
+      plan.issuance = { ...plan.issuance, status: 'issued', issuedAt: new Date(), payload: null };
     }
     const companions = await companionIssuances(em, services, {
       tenant,

@@ -14,7 +14,7 @@ import type { ScimCall } from './scim-call.js';
 import { ScimUser } from './scim-user.entity.js';
 import { type SyncOutcome, type SyncTrigger, syncUserCredential } from './sync-user-credential.js';
 import { userChangeAudit } from './user-change-audit.js';
-import { groupNamesOf, setUserColumns } from './user-columns.js';
+import { groupNamesOf, newScimUser, setUserColumns } from './user-columns.js';
 import type { CredentialState } from './user-credential-state.js';
 
 export interface UserChange {
@@ -74,26 +74,7 @@ export async function createScimUser(c: ScimCall, body: unknown): Promise<UserCh
   return em.transactional(async (tx) => {
     // A userName taken (case-insensitively) is refused by the unique index when the user is
     // written (commitUser): no read ahead of every creation.
-    const now = new Date();
-    const user = tx.create(ScimUser, {
-      id: randomUUID(),
-      tenantId,
-      userName: '',
-      externalId: null,
-      active: true,
-      displayName: null,
-      givenName: null,
-      familyName: null,
-      resource,
-      issuanceId: null,
-      credentialPayloadHash: null,
-      credentialReason: null,
-      directCredential: null,
-      createdAt: now,
-      updatedAt: now,
-      version: 1,
-    });
-    setUserColumns(user, resource);
+    const user = tx.create(ScimUser, newScimUser(tenantId, resource));
     const sync = await commitUser(tx, s, user, 'provision', 'scim.user.created', actor);
     return { user, sync };
   });

@@ -1,8 +1,27 @@
+import { randomUUID } from 'node:crypto';
 import { readAttribute } from './scim-attribute-value.js';
 import type { ScimUser } from './scim-user.entity.js';
 
 type Json = Record<string, unknown>;
 const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+
+/** A user as POST /Users makes it: version 1, no credential yet, its columns read off `resource`. */
+export function newScimUser(tenantId: string, resource: Json): ScimUser {
+  const now = new Date();
+  const user = {
+    id: randomUUID(),
+    tenantId,
+    issuanceId: null,
+    credentialPayloadHash: null,
+    credentialReason: null,
+    directCredential: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  } as unknown as ScimUser;
+  setUserColumns(user, resource);
+  return user;
+}
 
 /** Copies the filterable attributes of a stored resource into their columns. */
 export function setUserColumns(
