@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
