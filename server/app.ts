@@ -15,6 +15,7 @@ import type { AppContext } from './app-context.js';
 import { adminTransactionDataTypeRoutes } from './approvals/admin-transaction-data-type.routes.js';
 import { approvalRoutes } from './approvals/approval.routes.js';
 import { adminAuditRoutes } from './audit/admin-audit.routes.js';
+import { tenantAuditRoutes } from './audit/tenant-audit.routes.js';
 import { adminCredentialConfigurationRoutes } from './credential-configurations/admin-credential-configuration.routes.js';
 import { adminProvisioningRoutes } from './directory/admin-provisioning.routes.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -118,6 +119,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
       ...issuanceRoutes(ctx.issuance, ctx.sql),
       ...verificationRoutes(ctx.verifier),
       ...approvalRoutes(ctx.verifier),
+      ...tenantAuditRoutes(ctx.signer),
     }),
     app,
     options,
