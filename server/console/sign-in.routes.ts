@@ -16,11 +16,7 @@ import { consoleCallbackUrl, consoleClientOf } from './console-relying-party.js'
 import { roleOf, tenantCredentialOf } from './console-role.js';
 import { csrfMatches } from './console-session.js';
 import { getConsoleSettings } from './console-settings.js';
-import {
-  finishEmployeeSignIn,
-  startEmployeeSignIn,
-  takePendingSignIn,
-} from './employee-sign-in.js';
+import { finishEmployeeSignIn, startEmployeeSignIn, takePendingSignIn } from './employee-sign-in.js';
 import { provisioningConfigurationOf } from './provisioning-configuration.js';
 import { mintSessionTokens, revokeSessionTokens } from './session-tokens.js';
 import { TenantConsole } from './tenant-console.entity.js';
