@@ -20,7 +20,7 @@ export function consoleCorpus(): HostileRequest[] {
   const pages = ['issuances', 'issuances/x', 'users', 'audit?before=-1', 'charts'];
   const requests: HostileRequest[] = [];
   for (const cookie of ['', ...COOKIES]) {
-    const headers = cookie ? { cookie } : {};
+    const headers: Record<string, string> = cookie ? { cookie } : {};
     for (const page of pages)
       requests.push({
         label: `console GET ${page} (${cookie.slice(0, 20) || 'no cookie'})`,
