@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { adminContract } from './admin/admin-contract.js';
+import { consoleContract } from './admin/console-contract.js';
 import { registrationCertificateContract } from './admin/registration-certificate-contract.js';
 import { trustSourceContract } from './admin/trust-source-contract.js';
 import { trustedIssuerContract } from './admin/trusted-issuer-contract.js';
@@ -12,6 +13,8 @@ import { oid4vpContract } from './verification/oid4vp-contract.js';
 
 export * from './admin/api-token.js';
 export * from './admin/audit-event.js';
+export * from './admin/console-contract.js';
+export * from './admin/console-settings.js';
 export * from './admin/signing-key.js';
 export * from './admin/tenant.js';
 export * from './admin/tenant-branding.js';
@@ -33,6 +36,7 @@ export const contract = c.router({
   transactionDataTypes: transactionDataTypeContract,
   registrationCertificates: registrationCertificateContract,
   webhooks: webhookContract,
+  console: consoleContract,
 });
 export * from './admin/credential-configuration.js';
 export * from './admin/provisioning.js';
@@ -47,6 +51,7 @@ export * from './approvals/transaction-data-type.js';
 export * from './issuance/employee-payload.js';
 export * from './issuance/issuance.js';
 export * from './issuance/issuance-request.js';
+export * from './issuance/issuance-search.js';
 export * from './oid4vci/credential-issuer-metadata.js';
 export * from './oid4vci/credential-offer.js';
 export * from './oid4vci/credential-request.js';

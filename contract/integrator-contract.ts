@@ -7,8 +7,10 @@ import {
   ApprovalStatus,
   IssuanceApprovalCreate,
 } from './approvals/approval.js';
+import { tenantRecordsRoutes } from './integrator/tenant-records-routes.js';
 import { CredentialStatusChange, Issuance, IssuanceCreated } from './issuance/issuance.js';
 import { IssuanceRequest } from './issuance/issuance-request.js';
+import { StatusChangeReason } from './issuance/issuance-search.js';
 import { ProblemDetails } from './problem-details.js';
 import {
   AuthorizationRequestCreate,
@@ -54,6 +56,7 @@ const decisionResponses = { 200: Issuance, 401: ProblemDetails, 404: ProblemDeta
 const credentialStatusResponses = {
   200: CredentialStatusChange,
   401: ProblemDetails,
+  403: ProblemDetails,
   404: ProblemDetails,
   409: ProblemDetails,
 };
@@ -113,7 +116,8 @@ export const integratorContract = c.router(
       method: 'POST',
       path: '/credentials/:id/revoke',
       pathParams: credentialPath,
-      body: c.noBody(),
+      body: StatusChangeReason,
+      metadata: { bodyOptional: true },
       responses: credentialStatusResponses,
       summary: 'Revoke a credential (final); visible at its status list uri within seconds',
     },
@@ -121,7 +125,8 @@ export const integratorContract = c.router(
       method: 'POST',
       path: '/credentials/:id/suspend',
       pathParams: credentialPath,
-      body: c.noBody(),
+      body: StatusChangeReason,
+      metadata: { bodyOptional: true },
       responses: credentialStatusResponses,
       summary: 'Suspend a credential (reversible)',
     },
@@ -129,7 +134,8 @@ export const integratorContract = c.router(
       method: 'POST',
       path: '/credentials/:id/unsuspend',
       pathParams: credentialPath,
-      body: c.noBody(),
+      body: StatusChangeReason,
+      metadata: { bodyOptional: true },
       responses: credentialStatusResponses,
       summary: 'Lift a suspension',
     },
@@ -165,6 +171,7 @@ export const integratorContract = c.router(
       responses: { 200: ApprovalStatus, 401: ProblemDetails, 404: ProblemDetails },
       summary: 'The status of an approval; once approved, the approver and the signed receipt',
     },
+    ...tenantRecordsRoutes,
   },
   { pathPrefix: '/api/v1', strictStatusCodes: true, metadata: { security: 'integrator' } as const },
 );

@@ -70,6 +70,8 @@ const TAGS: Record<string, string> = {
   registrationCertificates:
     'Registration certificates (ETSI TS 119 475) of a tenant’s verifier and of the credential issuer, which wallets receive as verifier_info and issuer_info',
   webhooks: 'A tenant’s webhook endpoints and their deliveries',
+  console:
+    'The administrators’ console at /console: which powers of the employee credential let a tenant’s employees in, and the operator’s one-time sign-in link',
   scim: 'Directory sync: SCIM 2.0 per tenant (RFC 7643, RFC 7644); messages are application/scim+json',
   oidc: 'The authorization server (tokens, PAR, the issuance sign-in) and the verifier’s OpenID Connect provider: sign in with a credential',
   statusLists: 'Token Status Lists of issued credentials',

@@ -3,6 +3,7 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { adminContract } from '../contract/admin/admin-contract.js';
+import { consoleContract } from '../contract/admin/console-contract.js';
 import { registrationCertificateContract } from '../contract/admin/registration-certificate-contract.js';
 import { trustSourceContract } from '../contract/admin/trust-source-contract.js';
 import { trustedIssuerContract } from '../contract/admin/trusted-issuer-contract.js';
@@ -15,6 +16,9 @@ import type { AppContext } from './app-context.js';
 import { adminTransactionDataTypeRoutes } from './approvals/admin-transaction-data-type.routes.js';
 import { approvalRoutes } from './approvals/approval.routes.js';
 import { adminAuditRoutes } from './audit/admin-audit.routes.js';
+import { tenantAuditRoutes } from './audit/tenant-audit.routes.js';
+import { adminConsoleRoutes } from './console/admin-console.routes.js';
+import { consoleRouter } from './console/console.router.js';
 import { adminCredentialConfigurationRoutes } from './credential-configurations/admin-credential-configuration.routes.js';
 import { adminProvisioningRoutes } from './directory/admin-provisioning.routes.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -87,6 +91,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
   app.use(forkEntityManager(ctx.orm));
   app.use(apiDocsRouter(ctx.config.publicUrl));
 
+  app.use('/console', consoleRouter(ctx));
   app.use('/admin', adminGuard(ctx.config.ADMIN_TOKEN));
   app.use('/api/v1', integratorGuard, limits.byTenant);
   app.use('/tenants/:tenant/scim/v2', limits.byTenant, scimRouter(ctx));
@@ -120,6 +125,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
       ...issuanceRoutes(ctx.issuance, ctx.sql),
       ...verificationRoutes(ctx.verifier),
       ...approvalRoutes(ctx.verifier),
+      ...tenantAuditRoutes(ctx.signer),
     }),
     app,
     options,
@@ -128,6 +134,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
   createExpressEndpoints(trustSourceContract, adminTrustSourceRoutes(ctx.verifier.trust), app, options);
   createExpressEndpoints(webhookContract, adminWebhookRoutes(ctx.config), app, options);
   createExpressEndpoints(transactionDataTypeContract, adminTransactionDataTypeRoutes, app, options);
+  createExpressEndpoints(consoleContract, adminConsoleRoutes(ctx.config, ctx.shared.ttl), app, options);
   createExpressEndpoints(
     registrationCertificateContract,
     adminRegistrationCertificateRoutes(

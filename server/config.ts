@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { ConsoleEnv } from './console/console-env.js';
 import { isLoopbackUrl, TrustProxySetting } from './http/trust-proxy-setting.js';
 import { MetricsEnv } from './metrics/metrics-settings.js';
 import { ClientAttestationEnv } from './oid4vci/client-attestation/client-attestation-settings.js';
@@ -21,6 +22,7 @@ const EnvSchema = z.object({
   ...CredentialEncryptionEnv.shape,
   ...ClientAttestationEnv.shape,
   ...TrustListEnv.shape,
+  ...ConsoleEnv.shape,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   ROLE: z.enum(['api', 'worker', 'all']).default('all'),

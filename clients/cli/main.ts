@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createAdminClient } from '../integrator/src/index.js';
-import { PROVISIONING_USAGE, provisioningCommand } from './provisioning-commands.js';
+import { CONSOLE_USAGE, consoleCommand } from './console-commands.js';
 import {
   HOLDER_SIGN_IN_PRESENTATION_USAGE,
   holderSignInPresentationCommand,
 } from './holder-sign-in-presentation-commands.js';
+import { PROVISIONING_USAGE, provisioningCommand } from './provisioning-commands.js';
 import {
   REGISTRATION_CERTIFICATE_USAGE,
   registrationCertificateCommand,
@@ -44,12 +45,15 @@ ${HOLDER_SIGN_IN_PRESENTATION_USAGE}
 ${TRUST_SOURCE_USAGE}
 ${APPROVAL_USAGE}
 ${REGISTRATION_CERTIFICATE_USAGE}
+${CONSOLE_USAGE}
 environment: CREDSERVICE_URL (default http://localhost:3000), ADMIN_TOKEN`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: {
     name: { type: 'string' },
+    administrator: { type: 'string' },
+    auditor: { type: 'string' },
     delivery: { type: 'string' },
     kind: { type: 'string' },
     'expires-at': { type: 'string' },
@@ -237,6 +241,10 @@ async function run(): Promise<{ status: number; body: unknown }> {
       }
       if (group === 'holder-sign-in-presentation') {
         const ran = holderSignInPresentationCommand({ baseUrl, token }, command, positionals.slice(2), need);
+        if (ran) return ran;
+      }
+      if (group === 'console') {
+        const ran = consoleCommand({ baseUrl, token }, command, positionals.slice(2), values, need);
         if (ran) return ran;
       }
       if (group === 'registration-certificate') {

@@ -19,11 +19,28 @@ export const AuditEvent = z.object({
 
 export const AuditEventQuery = z.object({
   action: z.string().max(100).optional(),
+  subject: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Events about this subject (a credential id, an issuance id, …)'),
   since: z.string().datetime().optional().describe('Events at or after this time'),
   until: z.string().datetime().optional().describe('Events before this time'),
-  after: z.coerce.number().int().min(0).optional().describe('Cursor: events with a larger seq'),
+  after: z.coerce.number().int().min(0).optional().describe('Cursor (order asc): events with a larger seq'),
+  before: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Cursor (order desc): events with a smaller seq'),
+  order: z
+    .enum(['asc', 'desc'])
+    .default('asc')
+    .describe('asc: oldest first, the unsealed tail last; desc: newest first, the unsealed tail first'),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
+
+export type AuditEventQuery = z.infer<typeof AuditEventQuery>;
 
 export const AuditEventPage = z.object({
   items: z.array(AuditEvent),
@@ -32,7 +49,7 @@ export const AuditEventPage = z.object({
     .int()
     .nullable()
     .describe(
-      'Pass as `after` for the next page; null at the end of the sealed events, where the page also shows the unsealed ones',
+      'Pass as `after` (desc: `before`) for the next page; null at the end, where an ascending page also shows the unsealed events',
     ),
 });
 

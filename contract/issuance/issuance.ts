@@ -48,6 +48,16 @@ export const Issuance = z.object({
     ),
   approval_required: z.boolean(),
   delivery: z.array(z.enum(DELIVERY_MODES)),
+  email: z.string().nullable().describe('The address the offer or its tx_code was mailed to, if any'),
+  credential_offer_uri: z
+    .string()
+    .optional()
+    .describe('While the offer can still be redeemed (offered): the link a wallet opens, as at creation'),
+  offer_page_url: z
+    .string()
+    .url()
+    .optional()
+    .describe('While the offer can still be redeemed: its web page with the QR code'),
   created_at: z.string().datetime(),
   expires_at: z.string().datetime(),
   credentials: z.array(IssuedCredential),

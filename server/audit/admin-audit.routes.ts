@@ -3,8 +3,7 @@ import { adminContract } from '../../contract/admin/admin-contract.js';
 import type { Signer } from '../keys/signer.js';
 import { recordEffect } from '../outbox/outbox.js';
 import { getTenant } from '../tenants/tenant-service.js';
-import { auditEventView } from './audit-event.view.js';
-import { listAuditEvents, verifyAuditChain } from './audit-query.js';
+import { auditPageOf, chainVerificationOf, exportStateOf } from './audit-answers.js';
 
 const s = initServer();
 
@@ -12,17 +11,7 @@ export function adminAuditRoutes(signer: Signer) {
   return {
     getAuditExport: s.route(adminContract.getAuditExport, async ({ params, req }) => {
       await getTenant(req.em, params.id);
-      const [row] = await req.em.execute<{ last_seq: number; exported_at: Date }[]>(
-        'select last_seq, exported_at from audit_export_cursor where tenant_id = ?',
-        [params.id],
-      );
-      return {
-        status: 200,
-        body: {
-          last_seq: row?.last_seq ?? 0,
-          exported_at: row ? new Date(row.exported_at).toISOString() : null,
-        },
-      };
+      return { status: 200, body: await exportStateOf(req.em, params.id) };
     }),
     requestAuditExport: s.route(adminContract.requestAuditExport, async ({ params, req }) => {
       await getTenant(req.em, params.id);
@@ -31,38 +20,11 @@ export function adminAuditRoutes(signer: Signer) {
     }),
     listAuditEvents: s.route(adminContract.listAuditEvents, async ({ params, query, req }) => {
       await getTenant(req.em, params.id);
-      const page = await listAuditEvents(req.em, params.id, {
-        action: query.action,
-        since: query.since ? new Date(query.since) : undefined,
-        until: query.until ? new Date(query.until) : undefined,
-        after: query.after,
-        limit: query.limit,
-      });
-      return { status: 200, body: { items: page.items.map(auditEventView), next_cursor: page.nextCursor } };
+      return { status: 200, body: await auditPageOf(req.em, params.id, query) };
     }),
     verifyAuditChain: s.route(adminContract.verifyAuditChain, async ({ params, req }) => {
       await getTenant(req.em, params.id);
-      const v = await verifyAuditChain(req.em, signer, params.id);
-      const cp = v.checkpoint;
-      return {
-        status: 200,
-        body: {
-          valid: v.valid,
-          checked: v.checked,
-          first_invalid_seq: v.firstInvalidSeq,
-          reason: v.reason,
-          unsealed: v.unsealed,
-          oldest_unsealed_at: v.oldestUnsealedAt?.toISOString() ?? null,
-          oldest_unsealed_age_ms: v.oldestUnsealedAgeMs,
-          checkpoint: cp && {
-            seq: cp.seq,
-            hash: cp.hash,
-            sealed_at: cp.sealedAt?.toISOString() ?? null,
-            kid: cp.kid,
-            valid: cp.valid,
-          },
-        },
-      };
+      return { status: 200, body: await chainVerificationOf(req.em, signer, params.id) };
     }),
   };
 }

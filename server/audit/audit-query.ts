@@ -8,9 +8,13 @@ import { type ChainVerification, verifySealedChain } from './verify-sealed-chain
 
 export interface AuditFilter {
   action?: string;
+  subject?: string;
   since?: Date;
   until?: Date;
   after?: number;
+  /** Newest first: events with a smaller seq. */
+  before?: number;
+  order?: 'asc' | 'desc';
   limit: number;
 }
 
@@ -24,13 +28,10 @@ const snapshot = { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: tru
  * once sealed (typically within a second).
  */
 export async function listAuditEvents(em: EntityManager, tenantId: string, f: AuditFilter) {
+  if (f.order === 'desc') return listNewestFirst(em, tenantId, f);
   return em.transactional(async (tx) => {
-    const where: FilterQuery<AuditEvent> = { tenantId };
-    if (f.action) where.action = f.action;
+    const where = sealedWhere(tenantId, f);
     if (f.after !== undefined) where.seq = { $gt: f.after };
-    if (f.since || f.until) {
-      where.createdAt = { ...(f.since ? { $gte: f.since } : {}), ...(f.until ? { $lt: f.until } : {}) };
-    }
     const sealed: AuditEventRecord[] = await tx.find(AuditEvent, where, {
       orderBy: { seq: 'asc' },
       limit: f.limit,
@@ -41,21 +42,53 @@ export async function listAuditEvents(em: EntityManager, tenantId: string, f: Au
   }, snapshot);
 }
 
+/**
+ * Newest first, for people reading what just happened: the first page (no `before`) starts with the
+ * unsealed tail, newest first, then the sealed chain downwards; `nextCursor` is passed as `before`.
+ */
+async function listNewestFirst(em: EntityManager, tenantId: string, f: AuditFilter) {
+  return em.transactional(async (tx) => {
+    const unsealed = f.before === undefined ? await listUnsealed(tx, tenantId, f, f.limit, 'desc') : [];
+    const where = sealedWhere(tenantId, f);
+    if (f.before !== undefined) where.seq = { $lt: f.before };
+    const sealed: AuditEventRecord[] = await tx.find(AuditEvent, where, {
+      orderBy: { seq: 'desc' },
+      limit: f.limit - unsealed.length,
+    });
+    const items = [...unsealed, ...sealed];
+    const last = sealed.at(-1)?.seq;
+    return { items, nextCursor: items.length === f.limit && last && last > 1 ? last : null };
+  }, snapshot);
+}
+
+function sealedWhere(tenantId: string, f: AuditFilter): FilterQuery<AuditEvent> & Record<string, unknown> {
+  const where: FilterQuery<AuditEvent> & Record<string, unknown> = { tenantId };
+  if (f.action) where.action = f.action;
+  if (f.subject) where.subject = f.subject;
+  if (f.since || f.until) {
+    where.createdAt = { ...(f.since ? { $gte: f.since } : {}), ...(f.until ? { $lt: f.until } : {}) };
+  }
+  return where;
+}
+
 async function listUnsealed(
   tx: EntityManager,
   tenantId: string,
   f: AuditFilter,
   limit: number,
+  order: 'asc' | 'desc' = 'asc',
 ): Promise<AuditEventRecord[]> {
+  if (limit <= 0) return [];
   const conditions: [string, unknown][] = [['tenant_id = ?', tenantId]];
   if (f.action) conditions.push(['action = ?', f.action]);
+  if (f.subject) conditions.push(['subject = ?', f.subject]);
   if (f.since) conditions.push(['created_at >= ?', f.since]);
   if (f.until) conditions.push(['created_at < ?', f.until]);
   const where = conditions.map(([c]) => c).join(' and ');
   const params = conditions.map(([, v]) => v);
   const rows = await tx.execute<Omit<AuditEventRecord, 'seq' | 'prevHash' | 'hash'>[]>(
     `select id, tenant_id as "tenantId", actor, action, subject, details, created_at as "createdAt"
-     from audit_pending where ${where} order by pos limit ?`,
+     from audit_pending where ${where} order by pos ${order === 'desc' ? 'desc' : 'asc'} limit ?`,
     [...params, limit],
   );
   return rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt), seq: null, prevHash: null, hash: null }));

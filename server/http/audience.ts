@@ -17,7 +17,7 @@ export type Audience = 'scim' | 'page' | 'oauth' | 'problem';
 
 const SCIM_PATH = /^\/tenants\/[^/]+\/scim\/v2(\/|$)/;
 // Addresses a browser opens: what is under them is a page even when the path is not a route.
-const PAGE_PATH = /^\/oauth2\/authorize(\/|$)|^\/oid4vci\/v1\/offer\//;
+const PAGE_PATH = /^\/oauth2\/authorize(\/|$)|^\/oid4vci\/v1\/offer\/|^\/console(\/|$)/;
 export const OAUTH_PREFIXES = [
   '/oid4vci',
   '/oid4vp',

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { authenticateToken, bearerToken } from '../tenants/token-auth.js';
-import { unauthorized } from './problem.js';
+import { authenticateToken, bearerToken, mayUse } from '../tenants/token-auth.js';
+import { Problem, unauthorized } from './problem.js';
 import { sendProblem } from './problem-renderer.js';
 
 /** Guards the integrator API: a valid integrator token puts its tenant on the request. */
@@ -9,6 +9,8 @@ export async function integratorGuard(req: Request, res: Response, next: NextFun
     const presented = bearerToken(req.headers.authorization);
     const principal = presented ? await authenticateToken(req.em, presented, 'integrator') : undefined;
     if (!principal) return sendProblem(res, unauthorized());
+    if (!mayUse(principal, req.method))
+      return sendProblem(res, new Problem(403, 'read-only-token', 'Forbidden', 'this token may only read'));
     req.principal = principal;
     req.actor = `integrator:${principal.tokenId}`;
     next();

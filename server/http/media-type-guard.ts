@@ -28,11 +28,13 @@ function exactly(contentType: string | undefined, types: string[]): boolean {
  * change something.
  */
 export const requireBodyOfType =
-  (...types: string[]) =>
+  (types: string[], optional = false) =>
   (req: Request, res: Response, next: NextFunction): void => {
     const wanted = types.join(' or ');
-    if (!hasBody(req)) sendClientError(req, res, new ClientError(400, `a body is required (${wanted})`));
-    else if (exactly(req.headers['content-type'], types)) next();
+    if (!hasBody(req)) {
+      if (optional) next();
+      else sendClientError(req, res, new ClientError(400, `a body is required (${wanted})`));
+    } else if (exactly(req.headers['content-type'], types)) next();
     else if (!req.is(types)) {
       const sent = req.headers['content-type'] ?? 'none';
       sendClientError(req, res, new ClientError(415, `send ${wanted}, not ${sent}`));
@@ -47,6 +49,10 @@ function routesOf(router: AppRouter): AppRoute[] {
 const otherBodyTypes = (route: AppRoute) =>
   Object.keys((route.metadata as { otherBodies?: Record<string, unknown> } | undefined)?.otherBodies ?? {});
 
+/** A route whose body may be left out (`metadata.bodyOptional`): an absent body is then `{}`. */
+const bodyOptional = (route: AppRoute) =>
+  (route.metadata as { bodyOptional?: boolean } | undefined)?.bodyOptional === true;
+
 /**
  * Puts requireBodyOfType in front of every route of the contract that declares a body, with the
  * contract's content type (JSON unless it says otherwise) and the other media types it declares,
@@ -58,7 +64,10 @@ export function guardContractBodies(app: Express, contract: AppRouter): void {
     const method = route.method.toLowerCase() as 'post' | 'put' | 'patch' | 'delete';
     app[method](
       route.path,
-      requireBodyOfType(route.contentType ?? 'application/json', ...otherBodyTypes(route)),
+      requireBodyOfType(
+        [route.contentType ?? 'application/json', ...otherBodyTypes(route)],
+        bodyOptional(route),
+      ),
     );
   }
 }

@@ -38,7 +38,7 @@ export const forkEntityManager = (orm: Orm) => (req: Request, _res: Response, ne
 };
 
 /** The principal a guard put on the request; a route behind no guard calling this is a wiring bug. */
-export function principalOf(req: Request): TokenPrincipal {
+export function principalOf(req: Pick<Request, 'principal'>): TokenPrincipal {
   if (!req.principal) throw new Error('route is not behind a token guard');
   return req.principal;
 }

@@ -30,6 +30,7 @@ export async function changeCredentialStatus(
   credentialId: string,
   action: StatusAction,
   actor: string,
+  reason?: string,
 ) {
   return em.transactional(async (tx) => {
     const { from, to } = TRANSITIONS[action];
@@ -42,7 +43,7 @@ export async function changeCredentialStatus(
       : [];
     if (moved) {
       const credential = tx.map(IssuedCredential, moved);
-      await recordStatusChange(tx, credential, actor);
+      await recordStatusChange(tx, credential, actor, reason);
       return credential;
     }
     const credential = isUuid(credentialId)

@@ -11,6 +11,8 @@ import { decideIssuance, type IssuanceDecision } from './decide-issuance.js';
 import { Issuance } from './issuance.entity.js';
 import { issuanceView } from './issuance.view.js';
 import { IssuedCredential } from './issued-credential.entity.js';
+import { searchIssuances } from './search-issuances.js';
+import { withdrawIssuance } from './withdraw-issuance.js';
 
 const s = initServer();
 
@@ -28,9 +30,11 @@ const createdView = (created: CreatedIssuance) => ({
 export function issuanceRoutes(services: IssuanceServices, sql: Sql) {
   const statusRoute =
     (action: StatusAction) =>
-    async ({ params, req }: { params: { id: string }; req: Request }) => {
+    async ({ params, body, req }: { params: { id: string }; body?: { reason?: string }; req: Request }) => {
       const p = principalOf(req);
-      const credential = await changeCredentialStatus(req.em, p.tenantId, params.id, action, req.actor ?? '');
+      const actor = req.actor ?? '';
+      const reason = body?.reason;
+      const credential = await changeCredentialStatus(req.em, p.tenantId, params.id, action, actor, reason);
       return { status: 200 as const, body: { id: credential.id, status: credential.status } };
     };
   const decisionRoute =
@@ -62,6 +66,18 @@ export function issuanceRoutes(services: IssuanceServices, sql: Sql) {
         { issuanceId: issuance.id },
         { orderBy: { issuedAt: 'asc' } },
       );
+      return { status: 200, body: issuanceView(issuance, credentials, services.issuerUrl) };
+    }),
+    listIssuances: s.route(integratorContract.listIssuances, async ({ query, req }) => {
+      const page = await searchIssuances(req.em, principalOf(req).tenantId, query);
+      const items = page.items.map((i) => issuanceView(i.issuance, i.credentials, services.issuerUrl));
+      return { status: 200, body: { items, more: page.more } };
+    }),
+    withdrawIssuance: s.route(integratorContract.withdrawIssuance, async ({ params, body, req }) => {
+      const tenantId = principalOf(req).tenantId;
+      const reason = body?.reason;
+      const issuance = await withdrawIssuance(req.em, tenantId, params.id, req.actor ?? '', reason);
+      const credentials = await req.em.find(IssuedCredential, { issuanceId: issuance.id });
       return { status: 200, body: issuanceView(issuance, credentials, services.issuerUrl) };
     }),
     approveIssuance: s.route(integratorContract.approveIssuance, decisionRoute('approve')),

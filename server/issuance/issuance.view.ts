@@ -1,6 +1,7 @@
 import { statusListUri } from '../status-list/status-list-token.js';
 import type { Issuance } from './issuance.entity.js';
 import type { IssuedCredential } from './issued-credential.entity.js';
+import { offerPageUrl, offerUri } from './offer-urls.js';
 
 export function issuanceView(i: Issuance, credentials: IssuedCredential[], issuerUrl: string) {
   const now = new Date();
@@ -13,6 +14,14 @@ export function issuanceView(i: Issuance, credentials: IssuedCredential[], issue
     status: expired ? ('expired' as const) : i.status,
     delivery: i.delivery,
     approval_required: i.approvalRequired,
+    email: i.email ?? null,
+    // Only the link of an offer that can still be redeemed; a spent one would lead nowhere.
+    ...(i.status === 'offered' && !expired
+      ? {
+          credential_offer_uri: offerUri(issuerUrl, i.id, i.offerUriScheme),
+          offer_page_url: offerPageUrl(issuerUrl, i.id),
+        }
+      : {}),
     created_at: i.createdAt.toISOString(),
     expires_at: i.expiresAt.toISOString(),
     credentials: credentials.map((c) => ({

@@ -128,6 +128,7 @@ async function verify(
       claims: first?.claims ?? {},
       type: session.credentialConfigurationId ?? first?.vct ?? null,
       ...(first ? { trust: first.trust } : {}),
+      ...(first?.statusReference ? { statusReference: first.statusReference } : {}),
       credentials: verified.credentials.map((c) => ({
         id: c.queryId,
         format: c.format,

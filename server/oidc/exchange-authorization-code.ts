@@ -5,6 +5,7 @@ import type { Signer } from '../keys/signer.js';
 import { invalidGrant, invalidRequest } from '../oid4vci/oauth-error.js';
 import { hashSecret } from '../tenants/token-secret.js';
 import { PresentationSession } from '../verification/presentation-session.entity.js';
+import { mappableClaims, resultOf } from '../verification/session-result.js';
 import { mappedClaims, subjectOf } from './mapped-claims.js';
 import type { OidcClient } from './oidc-client.entity.js';
 import { pkceS256Matches } from './pkce.js';
@@ -83,7 +84,7 @@ export async function exchangeAuthorizationCode(
     'oidc',
     { typ: 'JWT' },
     {
-      ...mappedClaims(credentialClaims, client.claimsMapping),
+      ...mappedClaims(mappableClaims(resultOf(session)), client.claimsMapping),
       iss: issuer,
       sub: subjectOf(session.tenantId, credentialClaims),
       aud: client.id,

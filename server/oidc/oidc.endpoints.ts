@@ -61,7 +61,7 @@ export function mountOidc(
   app.post(
     '/oauth2/token',
     formBody('16kb'),
-    requireBodyOfType(FORM),
+    requireBodyOfType([FORM]),
     asyncHandler(async (req, res) => {
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Pragma', 'no-cache');

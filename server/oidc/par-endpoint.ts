@@ -37,7 +37,7 @@ export function mountPar(app: Express, ctx: Pick<AppContext, 'config' | 'issuanc
   app.post(
     '/oauth2/par',
     formBody('16kb'),
-    requireBodyOfType('application/x-www-form-urlencoded'),
+    requireBodyOfType(['application/x-www-form-urlencoded']),
     asyncHandler(async (req, res) => {
       res.setHeader('Cache-Control', 'no-store');
       try {

@@ -3,6 +3,7 @@ import { invalidToken } from '../oid4vci/oauth-error.js';
 import { bearerToken } from '../tenants/token-auth.js';
 import { hashSecret } from '../tenants/token-secret.js';
 import { PresentationSession } from '../verification/presentation-session.entity.js';
+import { mappableClaims, resultOf } from '../verification/session-result.js';
 import { mappedClaims, subjectOf } from './mapped-claims.js';
 import { OidcClient } from './oidc-client.entity.js';
 
@@ -23,5 +24,6 @@ export async function readUserinfo(em: EntityManager, authorization: string | un
   const session = await em.findOne(PresentationSession, { id: row.session_id });
   if (!client || !session) throw invalidToken('the access token is unknown, expired or revoked');
   const claims = (session.result?.claims ?? {}) as Record<string, unknown>;
-  return { ...mappedClaims(claims, client.claimsMapping), sub: subjectOf(session.tenantId, claims) };
+  const mappable = mappableClaims(resultOf(session));
+  return { ...mappedClaims(mappable, client.claimsMapping), sub: subjectOf(session.tenantId, claims) };
 }

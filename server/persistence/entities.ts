@@ -1,5 +1,6 @@
 import { TransactionDataType } from '../approvals/transaction-data-type.entity.js';
 import { AuditEvent } from '../audit/audit-event.entity.js';
+import { TenantConsole } from '../console/tenant-console.entity.js';
 import { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { ScimGroup, ScimGroupMember } from '../directory/scim-group.entity.js';
 import { ScimUser } from '../directory/scim-user.entity.js';
@@ -47,6 +48,7 @@ export const entities = [
   Tenant,
   HolderSignInProvider,
   HolderSignInPresentation,
+  TenantConsole,
   ApiToken,
   AuditEvent,
   OutboxMessage,

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { authenticateToken, bearerToken } from '../tenants/token-auth.js';
+import { authenticateToken, bearerToken, mayUse } from '../tenants/token-auth.js';
 import { ScimError, sendScimError } from './scim-error.js';
 
 /**
@@ -12,6 +12,9 @@ export async function scimGuard(req: Request, res: Response, next: NextFunction)
     const principal = presented ? await authenticateToken(req.em, presented, 'scim') : undefined;
     if (!principal || principal.tenantId !== req.params.tenant) {
       return sendScimError(res, new ScimError(401, 'a valid SCIM bearer token of this tenant is required'));
+    }
+    if (!mayUse(principal, req.method)) {
+      return sendScimError(res, new ScimError(403, 'this SCIM token may only read'));
     }
     req.principal = principal;
     req.actor = `scim:${principal.tokenId}`;

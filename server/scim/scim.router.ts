@@ -21,7 +21,7 @@ export function scimRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'logger
   router.use(scimGuard);
   // A write takes a SCIM (or plain JSON) body; any other media type would pass as an empty one.
   for (const method of ['post', 'put', 'patch'] as const)
-    router[method]('*', requireBodyOfType(...SCIM_MEDIA_TYPES));
+    router[method]('*', requireBodyOfType([...SCIM_MEDIA_TYPES]));
   router.use('/Users', usersRouter(ctx));
   router.use('/Groups', groupsRouter(ctx));
   router.use(discoveryRouter(ctx));

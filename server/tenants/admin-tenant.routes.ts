@@ -80,7 +80,7 @@ export function adminTenantRoutes(config: Config) {
     })),
     createToken: s.route(adminContract.createToken, async ({ params, body, req }) => {
       const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
-      const created = await issueToken(req.em, params.id, body.kind, expiresAt, adminActor(req));
+      const created = await issueToken(req.em, params.id, body.kind, expiresAt, adminActor(req), body.scope);
       return { status: 201, body: { ...tokenView(created), token: created.token } };
     }),
     revokeToken: s.route(adminContract.revokeToken, async ({ params, req }) => ({

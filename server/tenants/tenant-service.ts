@@ -3,7 +3,7 @@ import { type EntityManager, UniqueConstraintViolationException } from '@mikro-o
 import type { OfferUriScheme } from '../../contract/issuance/offer-uri-scheme.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
 import { conflict, notFound } from '../domain-errors.js';
-import { ApiToken, type TokenKind } from './api-token.entity.js';
+import { ApiToken, type TokenKind, type TokenScope } from './api-token.entity.js';
 import { type Mandator, Tenant, type TenantBranding } from './tenant.entity.js';
 import { cachedTenant, tenantChanged, tokenChanged } from './tenant-cache.js';
 import { mintToken } from './token-secret.js';
@@ -103,10 +103,11 @@ export async function issueToken(
   kind: TokenKind,
   expiresAt: Date | null,
   actor: string,
+  scope: TokenScope = 'full',
 ) {
   return em.transactional(async (tx) => {
     await getTenant(tx, tenantId);
-    return addToken(tx, tenantId, kind, expiresAt, actor);
+    return addToken(tx, tenantId, kind, expiresAt, actor, scope);
   });
 }
 
@@ -140,12 +141,14 @@ async function addToken(
   kind: TokenKind,
   expiresAt: Date | null,
   actor: string,
+  scope: TokenScope = 'full',
 ) {
   const minted = mintToken(kind);
   const row = tx.create(ApiToken, {
     id: minted.id,
     tenantId,
     kind,
+    scope,
     secretHash: minted.secretHash,
     expiresAt,
   });
@@ -155,7 +158,7 @@ async function addToken(
     actor,
     action: 'token.issued',
     subject: minted.id,
-    details: { kind, expires_at: expiresAt?.toISOString() ?? null },
+    details: { kind, scope, expires_at: expiresAt?.toISOString() ?? null },
   });
   return { ...row, token: minted.token };
 }

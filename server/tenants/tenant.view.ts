@@ -26,6 +26,7 @@ export const tenantView = (t: Tenant, publicUrl: string) => ({
 export const tokenView = (t: ApiToken) => ({
   id: t.id,
   kind: t.kind,
+  scope: t.scope,
   created_at: t.createdAt.toISOString(),
   expires_at: t.expiresAt?.toISOString() ?? null,
   revoked_at: t.revokedAt?.toISOString() ?? null,

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TokenKind } from './api-token.entity.js';
+import type { TokenKind, TokenScope } from './api-token.entity.js';
 import { cachedToken } from './tenant-cache.js';
 import { parseToken, secretMatches } from './token-secret.js';
 
@@ -8,7 +8,14 @@ export interface TokenPrincipal {
   tenantId: string;
   tokenId: string;
   kind: TokenKind;
+  scope: TokenScope;
 }
+
+/** Methods that change nothing: the only ones a `read` token may use. */
+const READS = new Set(['GET', 'HEAD']);
+
+/** Whether the principal may send a request of this method: a read-only token only reads. */
+export const mayUse = (p: TokenPrincipal, method: string) => p.scope === 'full' || READS.has(method);
 
 /**
  * Resolves a presented bearer token to its tenant, or undefined when it is malformed, unknown, of
@@ -26,7 +33,7 @@ export async function authenticateToken(
   const row = await cachedToken(em, parsed.id, kind);
   if (!row || !secretMatches(parsed.secret, row.secretHash)) return undefined;
   if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return undefined;
-  return { tenantId: row.tenantId, tokenId: row.id, kind };
+  return { tenantId: row.tenantId, tokenId: row.id, kind, scope: row.scope };
 }
 
 /** The scheme (lower case) and the credentials of `Authorization: <scheme> <credentials>`, if that is its form. */

@@ -25,6 +25,8 @@ export type Outcome =
       type: string | null;
       trust?: CredentialTrust;
       credentials?: PresentedCredential[];
+      /** The first credential's `status.status_list`, when it has one. */
+      statusReference?: { idx: number; uri: string };
       /** An approval's signed receipt (server/approvals). */
       receipt?: string;
     }
@@ -145,6 +147,7 @@ function applyOutcome(row: PresentationSession, a: Answer) {
           }
         : {}),
       ...(a.outcome.receipt ? { receipt: a.outcome.receipt } : {}),
+      ...(a.outcome.statusReference ? { status: { status_list: a.outcome.statusReference } } : {}),
     };
     row.result = result as Record<string, unknown>;
     if (a.code) {

@@ -26,7 +26,19 @@ export interface SessionResult {
   credentials?: PresentedCredentialView[];
   /** An approval's signed receipt. */
   receipt?: string;
+  /**
+   * The first credential's issuer-signed `status` claim (`{status_list: {idx, uri}}`), which `claims`
+   * leaves out: an OpenID Connect client's claims_mapping may read it (`["status", "status_list"]`),
+   * e.g. to tell which credential signed in.
+   */
+  status?: { status_list: { idx: number; uri: string } };
 }
+
+/** What a relying party's claims_mapping reads from: the disclosed claims and the `status` claim. */
+export const mappableClaims = (result: SessionResult | null): Record<string, unknown> => ({
+  ...(result?.claims ?? {}),
+  ...(result?.status ? { status: result.status } : {}),
+});
 
 export const resultOf = (s: Pick<PresentationSession, 'result'>) => s.result as SessionResult | null;
 

@@ -11,6 +11,7 @@ export function audienceOf(path: string): Audience {
   const p = path.split('?')[0] ?? '';
   if (/^\/tenants\/[^/]*\/scim\/v2(\/|$)/.test(p)) return 'scim';
   if (/^\/oauth2\/authorize(\/|$)/.test(p) || p.startsWith('/oid4vci/v1/offer/')) return 'page';
+  if (/^\/console(\/|$)/.test(p)) return 'page';
   if (/^\/(oid4vci|oid4vp|oauth2|\.well-known|credential-types)(\/|$)/.test(p) || p.startsWith('/api/login/'))
     return 'oauth';
   return 'problem';

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+import { consoleCorpus } from './console-corpus.js';
 import { changedTables, snapshot } from './db-snapshot.js';
 import { edgeCorpus } from './edge-corpus.js';
 import { judge } from './expectations.js';
@@ -46,6 +47,7 @@ describe('the service under hostile requests', () => {
       oidc: oidcCorpus(world, t.adminToken, t.baseUrl),
       wallet: walletCorpus(world, t.baseUrl),
       edge: edgeCorpus(t.adminToken),
+      console: consoleCorpus(),
     };
     const corpus = Object.values(parts).flat();
     const jwts = corpus.filter((r) => /JWT|assertion|proof|vp_token|JWE/.test(r.label)).length;

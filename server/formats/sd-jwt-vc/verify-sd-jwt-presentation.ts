@@ -104,5 +104,6 @@ export async function verifySdJwtPresentation(
     ...(transactionDataHashes ? { transactionDataHashes } : {}),
     ...(exp !== undefined ? { expiresAt: new Date(exp * 1000) } : {}),
     trust: issuer.trust,
+    ...(statusRef ? { statusReference: { idx: statusRef.idx, uri: statusRef.uri } } : {}),
   };
 }

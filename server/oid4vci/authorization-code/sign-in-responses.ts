@@ -16,7 +16,7 @@ export const EMAIL_PATH = `${SIGN_IN_PATH}/email`;
 export const CALLBACK_PATH = `${SIGN_IN_PATH}/callback`;
 
 /** The body parsing of the sign-in's forms: small, and of the one media type a form posts. */
-export const signInForm = [formBody('4kb'), requireBodyOfType('application/x-www-form-urlencoded')];
+export const signInForm = [formBody('4kb'), requireBodyOfType(['application/x-www-form-urlencoded'])];
 
 export type SignInCtx = Pick<AppContext, 'config' | 'issuance' | 'shared' | 'verifier' | 'logger'>;
 

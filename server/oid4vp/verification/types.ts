@@ -108,6 +108,8 @@ export interface VerifiedCredential {
   expiresAt?: Date;
   /** How its issuer was trusted. */
   trust: CredentialTrust;
+  /** Its issuer-signed `status.status_list` (Token Status List), checked before this was returned. */
+  statusReference?: { idx: number; uri: string };
   /** The transaction data hashes the holder signed with its proof of possession (SD-JWT VC: the KB-JWT's). */
   transactionDataHashes?: TransactionDataHashes;
 }

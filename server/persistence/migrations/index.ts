@@ -37,6 +37,7 @@ import { Migration20261127000600_deferred_issuance } from './Migration2026112700
 import { Migration20261128000100_companion_credentials } from './Migration20261128000100_companion_credentials.js';
 import { Migration20261128002000_holder_sign_in_presentation } from './Migration20261128002000_holder_sign_in_presentation.js';
 import { Migration20261128003000_provisioning_approval } from './Migration20261128003000_provisioning_approval.js';
+import { Migration20261128004100_console } from './Migration20261128004100_console.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -108,4 +109,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261128003000_provisioning_approval',
     class: Migration20261128003000_provisioning_approval,
   },
+  { name: 'Migration20261128004100_console', class: Migration20261128004100_console },
 ];

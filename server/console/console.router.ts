@@ -1,0 +1,95 @@
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import type { AppContext } from '../app-context.js';
+import { asyncHandler } from '../http/async-handler.js';
+import { formBody } from '../http/body-parsers.js';
+import { CONSOLE_JS, tenantBrandCss } from './console-assets.js';
+import type { ConsoleDeps } from './console-deps.js';
+import { consoleErrorRenderer } from './console-errors.js';
+import { sessionOf, tenantGuard } from './console-guard.js';
+import { consoleSessions } from './console-session.js';
+import { CONSOLE_CSS } from './console-style.js';
+import { operatorRoutes } from './operator.routes.js';
+import { auditPage } from './pages/audit-page.js';
+import { chartsPage } from './pages/charts-page.js';
+import { credentialAction, withdrawAction } from './pages/credential-actions.js';
+import { issuancePage } from './pages/issuance-page.js';
+import { issuancesPage } from './pages/issuances-page.js';
+import { landingPage } from './pages/landing-page.js';
+import { usersPage } from './pages/users-page.js';
+import { revokeSessionTokens } from './session-tokens.js';
+import { signInRoutes } from './sign-in.routes.js';
+
+// Nothing but the service's own origin: no inline script or style, no framing, forms post here only.
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: https:",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+/** /console: the tenant administrators' and the operator's console (server-rendered pages). */
+export function consoleRouter(ctx: AppContext): Router {
+  const d: ConsoleDeps = {
+    config: ctx.config,
+    ttl: ctx.shared.ttl,
+    sealing: ctx.verifier.sealing,
+    logger: ctx.logger,
+    secure: ctx.config.publicUrl.startsWith('https:'),
+    sessions: consoleSessions(ctx.shared.ttl, {
+      idleSeconds: ctx.config.CONSOLE_IDLE_SECONDS,
+      maxSeconds: ctx.config.CONSOLE_MAX_SECONDS,
+    }),
+  };
+  const router = Router();
+  router.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Content-Security-Policy', CSP);
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  router.get('/assets/console.css', (_req, res) =>
+    res.type('css').setHeader('Cache-Control', 'public, max-age=300').send(CONSOLE_CSS),
+  );
+  router.get('/assets/console.js', (_req, res) =>
+    res.type('js').setHeader('Cache-Control', 'public, max-age=300').send(CONSOLE_JS),
+  );
+  router.get(
+    '/assets/brand/:tenant.css',
+    asyncHandler(async (req, res) =>
+      res.type('css').send(await tenantBrandCss(req.em, String(req.params.tenant))),
+    ),
+  );
+  router.get(
+    '/',
+    asyncHandler(async (req, res) => landingPage(req, res, (await sessionOf(d, req))?.session ?? null)),
+  );
+  router.get('/sign-in', (req, res) => {
+    const tenant = typeof req.query.tenant === 'string' ? req.query.tenant.trim().toLowerCase() : '';
+    res.redirect(303, `/console/t/${encodeURIComponent(tenant)}/sign-in`);
+  });
+  router.use(signInRoutes(d));
+  router.use(operatorRoutes(d));
+
+  const guard = asyncHandler(tenantGuard(d));
+  const page = (handler: (req: Request, res: Response) => Promise<unknown>) => asyncHandler(handler);
+  router.get('/t/:tenant', (req, res) =>
+    res.redirect(303, `/console/t/${encodeURIComponent(String(req.params.tenant))}/issuances`),
+  );
+  router.get('/t/:tenant/issuances', guard, page(issuancesPage));
+  router.get('/t/:tenant/issuances/:id', guard, page(issuancePage));
+  router.get(
+    '/t/:tenant/users',
+    guard,
+    page((req, res) => usersPage(req, res, ctx.config.publicUrl)),
+  );
+  router.get('/t/:tenant/audit', guard, page(auditPage));
+  router.get('/t/:tenant/charts', guard, page(chartsPage));
+  router.post('/t/:tenant/credentials/:id/:action', formBody('16kb'), guard, page(credentialAction));
+  router.post('/t/:tenant/issuances/:id/withdraw', formBody('16kb'), guard, page(withdrawAction));
+  router.use(consoleErrorRenderer(ctx.logger));
+  return router;
+}
+
+export { revokeSessionTokens };

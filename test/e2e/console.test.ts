@@ -1,0 +1,265 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IntegratorClient } from '../../clients/integrator/src/index.js';
+import type { HolderWallet } from '../../clients/wallet/src/index.js';
+import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
+import { consoleAdmin, consoleTenant, employeeWallet, signInWithWallet } from '../support/console-fixture.js';
+import { publishedStatus } from '../support/credential-status.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { sleep } from '../support/until.js';
+
+/**
+ * The administrators' console in a real browser (Debian's Chromium): employees sign in with the
+ * demo wallet through the service's own OpenID provider; the tenant's settings decide who is an
+ * administrator (Administration/Manage) or an auditor (Administration/Audit).
+ */
+const chromium = findChromium();
+const skipReason = 'reason' in chromium ? chromium.reason : undefined;
+if (skipReason) console.warn(`console: the browser tests are skipped: ${skipReason}`);
+const skip = skipReason ? ` (skipped: ${skipReason})` : '';
+
+let t: TestService;
+let tenantId: string;
+let integrator: IntegratorClient;
+let browser: HeadlessChromium | undefined;
+let admin: HolderWallet;
+let auditor: HolderWallet;
+let employee: HolderWallet;
+
+const auditEvents = async (action: string) => {
+  const res = await t.admin.listAuditEvents({
+    params: { id: tenantId },
+    query: { action, limit: 1000 } as never,
+  });
+  if (res.status !== 200) throw new Error(`audit: ${res.status}`);
+  return res.body.items;
+};
+const statusOf = async (offerId: string) => {
+  const res = await integrator.getIssuance({ params: { id: offerId } });
+  if (res.status !== 200) throw new Error(`issuance: ${res.status}`);
+  return res.body.credentials[0]?.status;
+};
+
+beforeAll(async () => {
+  t = await startTestService();
+  ({ id: tenantId, integrator } = await consoleTenant(t));
+  admin = (
+    await employeeWallet(integrator, { firstName: 'Ada', lastName: 'Admin', email: 'ada@acme.test' }, [
+      { function: 'Administration', action: ['Manage'] },
+    ])
+  ).wallet;
+  auditor = (
+    await employeeWallet(integrator, { firstName: 'Otto', lastName: 'Auditor', email: 'otto@acme.test' }, [
+      { function: 'Administration', action: ['Audit'] },
+    ])
+  ).wallet;
+  employee = (
+    await employeeWallet(integrator, { firstName: 'Eve', lastName: 'Employee', email: 'eve@acme.test' }, [
+      { function: 'Onboarding', action: ['Execute'] },
+    ])
+  ).wallet;
+  if (chromium.path) browser = await launchChromium(chromium.path);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.stop();
+});
+
+/** With CONSOLE_SCREENSHOTS=<dir>, the views are saved there as PNG (the README's pictures). */
+async function screenshot(page: Page, name: string) {
+  const dir = process.env.CONSOLE_SCREENSHOTS;
+  if (dir) await page.screenshot({ path: `${dir}/${name}`, fullPage: true });
+}
+
+/** A page in the browser with no cookies left from an earlier test. */
+async function freshPage() {
+  const context = (browser as HeadlessChromium).context;
+  await context.clearCookies();
+  return context.newPage();
+}
+
+describe('console sign-in and actions in a browser', () => {
+  it.skipIf(!chromium.path)(
+    `an administrator revokes a credential and sees it revoked and audited${skip}`,
+    async () => {
+      const target = await employeeWallet(
+        integrator,
+        { firstName: 'Tom', lastName: 'Target', email: 'tom@acme.test' },
+        [{ function: 'Onboarding', action: ['Execute'] }],
+      );
+      const page = await freshPage();
+      const landed = await signInWithWallet(page, t.baseUrl, tenantId, admin);
+      expect(landed.pathname).toBe(`/console/t/${tenantId}/issuances`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Issuances and credentials');
+      const cookie = (await page.context().cookies()).find((c) => c.name === 'console');
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false });
+
+      await page.getByLabel('E-mail').fill('tom@acme.test');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('link', { name: target.offerId }).click();
+      await page.getByLabel('Reason to revoke').fill('Left the company');
+      await page.getByRole('button', { name: 'Revoke' }).click();
+      await page.getByRole('status').getByText('The credential was revoked.').waitFor();
+      expect(await page.locator(`#credential-${target.credentialId} .status`).textContent()).toBe('revoked');
+      expect(await statusOf(target.offerId)).toBe('revoked');
+      expect(await publishedStatus(t.baseUrl, t.service.context.signer, target.credential, 1)).toBe(1);
+
+      await screenshot(page, 'console-issuance.png');
+      await page.goto(`${t.baseUrl}/console/t/${tenantId}/issuances`);
+      await screenshot(page, 'console-issuances.png');
+      await page.goto(`${t.baseUrl}/console/t/${tenantId}/users`);
+      await screenshot(page, 'console-users.png');
+      await page.goto(`${t.baseUrl}/console/t/${tenantId}/charts`);
+      await screenshot(page, 'console-charts.png');
+      await page.goto(`${t.baseUrl}/console/t/${tenantId}/issuances/${target.offerId}`);
+      await page.getByRole('link', { name: 'History' }).click();
+      const row = await page.locator('tr', { hasText: 'credential.revoked' }).textContent();
+      expect(row).toContain('Ada Admin <ada@acme.test> (console)');
+      expect(row).toContain('Left the company');
+      await screenshot(page, 'console-audit.png');
+      await page.close();
+    },
+  );
+
+  it.skipIf(!chromium.path)(
+    `an employee without the power is refused, and that is audited${skip}`,
+    async () => {
+      const page = await freshPage();
+      await signInWithWallet(page, t.baseUrl, tenantId, employee);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No access');
+      expect((await page.context().cookies()).find((c) => c.name === 'console')).toBeUndefined();
+      const response = await page.goto(`${t.baseUrl}/console/t/${tenantId}/issuances`);
+      expect(new URL(response?.url() ?? '').pathname).toBe('/console');
+      const refused = await auditEvents('console.sign_in_refused');
+      expect(refused.at(-1)?.details).toMatchObject({
+        reason: 'power_missing',
+        person: { name: 'Eve Employee', email: 'eve@acme.test' },
+      });
+      await page.close();
+    },
+  );
+
+  it.skipIf(!chromium.path)(`an auditor sees everything and can change nothing${skip}`, async () => {
+    const target = await employeeWallet(
+      integrator,
+      { firstName: 'Una', lastName: 'Untouched', email: 'una@acme.test' },
+      [{ function: 'Onboarding', action: ['Execute'] }],
+    );
+    const page = await freshPage();
+    await signInWithWallet(page, t.baseUrl, tenantId, auditor);
+    await page.goto(`${t.baseUrl}/console/t/${tenantId}/issuances/${target.offerId}`);
+    expect(await page.locator(`#credential-${target.credentialId} .status`).textContent()).toBe('valid');
+    expect(await page.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+    // The form is not offered; sent anyway (with the session's own CSRF token), the read-only token refuses.
+    const csrf = await page.locator('input[name="csrf"]').first().getAttribute('value');
+    const answer = await page.request.post(
+      `${t.baseUrl}/console/t/${tenantId}/credentials/${target.credentialId}/revoke`,
+      { form: { csrf: csrf ?? '', reason: 'audit me', issuance: target.offerId } },
+    );
+    expect(answer.status()).toBe(403);
+    expect(await statusOf(target.offerId)).toBe('valid');
+    const refused = await auditEvents('console.request_refused');
+    expect(refused.at(-1)?.details).toMatchObject({ reason: 'read_only_role', role: 'auditor' });
+    await page.goto(`${t.baseUrl}/console/t/${tenantId}/audit`);
+    await page.locator('#chain').getByText('Chain:').waitFor();
+    await page.close();
+  });
+
+  it.skipIf(!chromium.path)(
+    `refuses forged cookies, other tenants' ids and forms without the CSRF token${skip}`,
+    async () => {
+      const other = await consoleTenant(t);
+      const target = await employeeWallet(
+        integrator,
+        { firstName: 'Carl', lastName: 'Csrf', email: 'carl@acme.test' },
+        [{ function: 'Onboarding', action: ['Execute'] }],
+      );
+      const page = await freshPage();
+      await signInWithWallet(page, t.baseUrl, tenantId, admin);
+      const crossTenant = await page.goto(`${t.baseUrl}/console/t/${other.id}/issuances`);
+      expect(crossTenant?.status()).toBe(404);
+      expect((await auditEvents('console.request_refused')).at(-1)?.details).toMatchObject({
+        reason: 'another_tenant',
+      });
+      const withoutCsrf = await page.request.post(
+        `${t.baseUrl}/console/t/${tenantId}/credentials/${target.credentialId}/revoke`,
+        { form: { reason: 'no token', issuance: target.offerId } },
+      );
+      expect(withoutCsrf.status()).toBe(403);
+      expect(await statusOf(target.offerId)).toBe('valid');
+      expect((await auditEvents('console.request_refused')).at(-1)?.details).toMatchObject({
+        reason: 'csrf_token_missing_or_wrong',
+      });
+      // A made-up session id, and the real one after sign-out (replayed), are no sessions.
+      const cookie = (await page.context().cookies()).find((c) => c.name === 'console');
+      await page.goto(`${t.baseUrl}/console/t/${tenantId}/issuances`);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('status').getByText('You are signed out.').waitFor();
+      // Sign-out revoked the tokens the session acted with.
+      const signedIn = (await auditEvents('console.signed_in')).at(-1)?.details as {
+        integrator_token: string;
+      };
+      const tokens = await t.admin.listTokens({ params: { id: tenantId } });
+      const sessionToken =
+        tokens.status === 200 ? tokens.body.items.find((k) => k.id === signedIn.integrator_token) : undefined;
+      expect(sessionToken?.revoked_at).not.toBeNull();
+      for (const value of ['A'.repeat(43), cookie?.value ?? '']) {
+        const replay = await fetch(`${t.baseUrl}/console/t/${tenantId}/issuances`, {
+          headers: { cookie: `console=${value}` },
+          redirect: 'manual',
+        });
+        expect(replay.status).toBe(303);
+        expect(replay.headers.get('location')).toBe('/console?ended=1');
+      }
+      await page.close();
+    },
+  );
+});
+
+describe('the operator', () => {
+  it.skipIf(!chromium.path)(`signs in once with the CLI's link and sees every tenant${skip}`, async () => {
+    const link = await consoleAdmin(t).createConsoleLink();
+    if (link.status !== 201) throw new Error(`link: ${link.status}`);
+    const page = await freshPage();
+    await page.goto(link.body.url);
+    await page.getByRole('button', { name: 'Sign in as the operator' }).click();
+    await page.getByRole('link', { name: tenantId }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Issuances and credentials');
+    await page.getByRole('link', { name: 'Keys and certificates' }).click();
+    await page.getByRole('cell', { name: 'issuer', exact: true }).first().waitFor();
+    // The link was spent: a second use is refused.
+    await page.context().clearCookies();
+    await page.goto(link.body.url);
+    await page.getByRole('button', { name: 'Sign in as the operator' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Link not valid');
+    await page.close();
+  });
+});
+
+describe('session expiry', () => {
+  it.skipIf(!chromium.path)(
+    `an idle session ends and its pages send the browser to sign in again${skip}`,
+    async () => {
+      const short = await startTestService({ env: { CONSOLE_IDLE_SECONDS: '5' } });
+      try {
+        const { id, integrator: shortIntegrator } = await consoleTenant(short);
+        const { wallet } = await employeeWallet(
+          shortIntegrator,
+          { firstName: 'Ida', lastName: 'Idle', email: 'ida@acme.test' },
+          [{ function: 'Administration', action: ['Manage'] }],
+        );
+        const page = await freshPage();
+        await signInWithWallet(page, short.baseUrl, id, wallet);
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Issuances and credentials');
+        await sleep(6_000);
+        await page.goto(`${short.baseUrl}/console/t/${id}/audit`);
+        expect(new URL(page.url()).pathname).toBe('/console');
+        await page.getByRole('status').getByText('Your console session has ended').waitFor();
+        await page.close();
+      } finally {
+        await short.stop();
+      }
+    },
+    150_000,
+  );
+});
