@@ -19,7 +19,8 @@ import { startTenantFixture, type TenantFixture } from '../support/tenant-fixtur
  * OID4VCI 1.0 section 10: credential requests encrypted to the issuer's key, responses encrypted to
  * the wallet's, by our wallet and by hand with jose; the refusals are invalid_encryption_parameters
  * and spend nothing. @openid4vc/openid4vci 0.4.6 parses the metadata but cannot encrypt requests
- * or decrypt responses, so no third-party wallet takes part here.
+ * or decrypt responses, so no third-party wallet takes part here; the 0.5.0 alpha decrypts
+ * responses, in third-party-encrypted-issuance.test.ts.
  */
 const http = { allowHttp: true };
 let f: TenantFixture;
