@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../clients/integrator/src/index.js';
 import { runAdminCli } from '../support/admin-cli.js';
+import { adminRequest } from '../support/admin-request.js';
 import { untilAuditSealed } from '../support/audit-sealed.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
 import { employeePayload } from '../support/fixtures.js';
@@ -61,18 +62,8 @@ afterAll(async () => {
   await f?.stop();
 });
 
-async function admin(method: string, body?: unknown, tenantId = f.tenant.id) {
-  const res = await fetch(`${f.t.baseUrl}/admin/v1/tenants/${tenantId}/holder-sign-in-presentation`, {
-    method,
-    headers: {
-      authorization: `Bearer ${f.t.adminToken}`,
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type'), body: text ? JSON.parse(text) : {} };
-}
+const admin = (method: string, body?: unknown, tenantId = f.tenant.id) =>
+  adminRequest(f.t, method, `/tenants/${tenantId}/holder-sign-in-presentation`, body);
 
 /** The holder's PID, signed under `ca` and bound to the holder's key. */
 const pid = (holder: ThirdPartyHolder, names: { family_name: string; given_name: string }, ca = pki) =>

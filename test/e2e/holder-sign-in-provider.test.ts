@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
+import { adminRequest } from '../support/admin-request.js';
 import { employeePayload } from '../support/fixtures.js';
 import { pushForOffer } from '../support/pushed-sign-in.js';
 import { scimClient } from '../support/scim-client.js';
@@ -35,18 +36,8 @@ afterAll(async () => {
   await op?.close();
 });
 
-const admin = async (method: string, tenantId: string, body?: unknown) => {
-  const res = await fetch(`${f.t.baseUrl}/admin/v1/tenants/${tenantId}/holder-sign-in-provider`, {
-    method,
-    headers: {
-      authorization: `Bearer ${f.t.adminToken}`,
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type'), body: text ? JSON.parse(text) : {} };
-};
+const admin = (method: string, tenantId: string, body?: unknown) =>
+  adminRequest(f.t, method, `/tenants/${tenantId}/holder-sign-in-provider`, body);
 
 const origins = () => [new URL(f.t.baseUrl).origin, op.issuer];
 const nextEmail = () => `sso-${++n}-${randomBytes(3).toString('hex')}@acme.test`;

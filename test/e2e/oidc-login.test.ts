@@ -4,13 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, type JWK, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
-import {
-  HolderWallet,
-  inMemoryCredentialStore,
-  inMemoryHolderCrypto,
-  verifySdJwtVc,
-} from '../../clients/wallet/src/index.js';
+import type { HolderWallet } from '../../clients/wallet/src/index.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
+import { employeeWallet } from '../support/console-fixture.js';
 import { openEventStream, statusesOf } from '../support/event-stream.js';
 import { employeePayload } from '../support/fixtures.js';
 import { type ClientAuth, pushSignIn } from '../support/pushed-sign-in.js';
@@ -139,33 +135,9 @@ beforeAll(async () => {
   tenantId = tenant.body.id;
   rp = await relyingParty();
   // The holder: a wallet whose key the credential is bound to, issued directly by the integrator.
-  const crypto = inMemoryHolderCrypto();
-  const store = inMemoryCredentialStore();
-  wallet = new HolderWallet({ crypto, store, http: { allowHttp: true } });
-  const key = await crypto.createKey();
   const integrator = createIntegratorClient({ baseUrl: t.baseUrl, token: tenant.body.integrator_token });
-  const issued = await integrator.createIssuance({
-    body: {
-      credential_configuration_id: 'LEARCredentialEmployee',
-      payload: employeePayload(),
-      delivery: 'direct',
-      holder_key: key.publicJwk as never,
-    },
-  });
-  if (issued.status !== 201 || !issued.body.credential) throw new Error(`issuance: ${issued.status}`);
-  const verified = await verifySdJwtVc(issued.body.credential, {
-    allowHttp: true,
-    holderKeys: [key.publicJwk],
-  });
-  await store.save({
-    id: 'employee',
-    compact: issued.body.credential,
-    issuer: verified.claims.iss as string,
-    vct: verified.claims.vct as string,
-    claims: verified.claims,
-    holderKeyId: key.id,
-    receivedAt: new Date(),
-  });
+  const { mandatee, power } = employeePayload();
+  ({ wallet } = await employeeWallet(integrator, mandatee, power));
   if (chromium.path) browser = await launchChromium(chromium.path);
 }, 120_000);
 afterAll(async () => {
