@@ -1,0 +1,112 @@
+import { expect } from 'vitest';
+import { type createClient, createIntegratorClient } from '../../../clients/integrator/src/index.js';
+import { PID_VCT, type Person, startPidProvider } from '../pid-provider.js';
+import { openPresentationSignIn } from '../presentation-sign-in-page.js';
+import { acmeTenant } from '../test-service.js';
+import { ThirdPartyHolder } from '../third-party-holder.js';
+import { ThirdPartyWallet } from '../third-party-wallet.js';
+
+type Service = ReturnType<typeof createClient>;
+
+/**
+ * An employee credential whose payload carries the employee's birth date, so that the PID's birth
+ * date has something to be matched with (the built-in LEARCredentialEmployee has none).
+ */
+export const DATED_EMPLOYEE = 'EmployeeWithBirthDate';
+const text = { type: 'string', minLength: 1, maxLength: 200 };
+const datedEmployee = {
+  payload_schema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['mandatee'],
+    properties: {
+      mandatee: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['firstName', 'lastName', 'birthDate', 'email'],
+        properties: { firstName: text, lastName: text, birthDate: { type: 'string' }, email: text },
+      },
+    },
+  },
+  selectively_disclosable: ['mandatee.birthDate'],
+  validity_seconds: 86_400,
+  display: [{ locale: 'en', name: 'Employee credential' }],
+  claims: [],
+};
+
+/** The tenant's rule: the PID's names and birth date must be the offer's mandatee's. */
+export const PID_RULE = {
+  credential: { id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [PID_VCT] } },
+  match: [
+    { claim: ['family_name'], source: 'payload', field: 'mandatee.lastName', compare: 'name' },
+    { claim: ['given_name'], source: 'payload', field: 'mandatee.firstName', compare: 'name' },
+    { claim: ['birthdate'], source: 'payload', field: 'mandatee.birthDate', compare: 'date' },
+  ],
+} as const;
+
+/**
+ * Sign-in by presenting a PID, as an operator sets it up and a holder goes through it: a tenant of
+ * its own (the rule changes how all its holders sign in), which trusts a PID provider made here (its
+ * CA through the admin API) and asks for the PID at sign-in; an integrator's authorization code
+ * offer; a third-party wallet's PAR and authorization; the sign-in page's QR code answered by the
+ * holder's PID (another device: no redirect), whose status the verifier reads from the provider's
+ * list; the page completes in the same browser, and the wallet gets its credential.
+ */
+export async function pidSignIn(baseUrl: string, service: Service) {
+  const provider = await startPidProvider();
+  try {
+    const created = await service.admin.createTenant({ body: acmeTenant() });
+    if (created.status !== 201) throw new Error(`tenant: ${created.status}`);
+    const tenant = created.body;
+    const configuration = await service.admin.putCredentialConfiguration({
+      params: { configurationId: DATED_EMPLOYEE },
+      body: datedEmployee,
+    });
+    expect(configuration.status, JSON.stringify(configuration.body)).toBe(200);
+    const anchor = await service.trustedIssuers.addTrustAnchor({
+      params: { id: tenant.id },
+      body: { certificate: provider.pki.root.pem },
+    });
+    expect(anchor.status).toBe(201);
+    const rule = await service.admin.putHolderSignInPresentation({
+      params: { id: tenant.id },
+      body: PID_RULE as never,
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+
+    const person: Person = { family_name: 'Ruiz', given_name: 'Ana', birth_date: '1990-05-17' };
+    const email = `pid-${Date.now()}@acme.test`;
+    const integrator = createIntegratorClient({ baseUrl, token: tenant.integrator_token });
+    const offer = await integrator.createIssuance({
+      body: {
+        credential_configuration_id: DATED_EMPLOYEE,
+        payload: { mandatee: { firstName: 'Ana', lastName: 'Ruiz', birthDate: person.birth_date, email } },
+        delivery: 'ui',
+        email,
+        grant_type: 'authorization_code',
+      },
+    });
+    if (offer.status !== 201 || !offer.body.credential_offer_uri) throw new Error(`offer: ${offer.status}`);
+
+    const holder = await ThirdPartyHolder.create();
+    // The PID spells the names as a PID provider may: in capitals.
+    const pid = await provider.sdJwt(holder.holderJwk, { ...person, family_name: 'RUIZ', given_name: 'ANA' });
+    const received = await new ThirdPartyWallet().receiveWithAuthorizationCode(
+      offer.body.credential_offer_uri,
+      async (authorizationRequestUrl) => {
+        const page = await openPresentationSignIn(baseUrl, authorizationRequestUrl);
+        const answer = await holder.present(page.qr, [pid]);
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        const done = await page.complete();
+        expect(done.status).toBe(303);
+        return done.headers.get('location') ?? '';
+      },
+      { dpop: true },
+    );
+    expect(received.claims).toMatchObject({ mandatee: { lastName: 'Ruiz', birthDate: '1990-05-17' } });
+    const issuance = await integrator.getIssuance({ params: { id: offer.body.offer_id } });
+    expect(issuance.body).toMatchObject({ status: 'issued' });
+  } finally {
+    await provider.close();
+  }
+}
