@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { type createClient, createIntegratorClient } from '../../../clients/integrator/src/index.js';
+import { DATED_EMPLOYEE, datedEmployeePayload, registerDatedEmployee } from '../dated-employee.js';
 import { PID_VCT, type Person, startPidProvider } from '../pid-provider.js';
 import { openPresentationSignIn } from '../presentation-sign-in-page.js';
 import { acmeTenant } from '../test-service.js';
@@ -7,32 +8,6 @@ import { ThirdPartyHolder } from '../third-party-holder.js';
 import { ThirdPartyWallet } from '../third-party-wallet.js';
 
 type Service = ReturnType<typeof createClient>;
-
-/**
- * An employee credential whose payload carries the employee's birth date, so that the PID's birth
- * date has something to be matched with (the built-in LEARCredentialEmployee has none).
- */
-export const DATED_EMPLOYEE = 'EmployeeWithBirthDate';
-const text = { type: 'string', minLength: 1, maxLength: 200 };
-const datedEmployee = {
-  payload_schema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['mandatee'],
-    properties: {
-      mandatee: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['firstName', 'lastName', 'birthDate', 'email'],
-        properties: { firstName: text, lastName: text, birthDate: { type: 'string' }, email: text },
-      },
-    },
-  },
-  selectively_disclosable: ['mandatee.birthDate'],
-  validity_seconds: 86_400,
-  display: [{ locale: 'en', name: 'Employee credential' }],
-  claims: [],
-};
 
 /** The tenant's rule: the PID's names and birth date must be the offer's mandatee's. */
 export const PID_RULE = {
@@ -58,11 +33,7 @@ export async function pidSignIn(baseUrl: string, service: Service) {
     const created = await service.admin.createTenant({ body: acmeTenant() });
     if (created.status !== 201) throw new Error(`tenant: ${created.status}`);
     const tenant = created.body;
-    const configuration = await service.admin.putCredentialConfiguration({
-      params: { configurationId: DATED_EMPLOYEE },
-      body: datedEmployee,
-    });
-    expect(configuration.status, JSON.stringify(configuration.body)).toBe(200);
+    await registerDatedEmployee(service);
     const anchor = await service.trustedIssuers.addTrustAnchor({
       params: { id: tenant.id },
       body: { certificate: provider.pki.root.pem },
@@ -80,7 +51,7 @@ export async function pidSignIn(baseUrl: string, service: Service) {
     const offer = await integrator.createIssuance({
       body: {
         credential_configuration_id: DATED_EMPLOYEE,
-        payload: { mandatee: { firstName: 'Ana', lastName: 'Ruiz', birthDate: person.birth_date, email } },
+        payload: datedEmployeePayload(person, email),
         delivery: 'ui',
         email,
         grant_type: 'authorization_code',
