@@ -241,7 +241,7 @@ export class Mission {
    * trusted by its CA) instead of a mailed code: a third-party wallet gets its employee credential.
    */
   pidSignIn() {
-    return pidSignIn(this.baseUrl, this.service);
+    return pidSignIn(this.baseUrl, this.service, this.tenant);
   }
 
   oidcLogin(wallet: HolderWallet) {
