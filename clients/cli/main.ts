@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createAdminClient } from '../integrator/src/index.js';
-import { PROVISIONING_USAGE, provisioningCommand } from './provisioning-commands.js';
 import {
   HOLDER_SIGN_IN_PRESENTATION_USAGE,
   holderSignInPresentationCommand,
 } from './holder-sign-in-presentation-commands.js';
+import { PROVISIONING_USAGE, provisioningCommand } from './provisioning-commands.js';
 import {
   REGISTRATION_CERTIFICATE_USAGE,
   registrationCertificateCommand,
