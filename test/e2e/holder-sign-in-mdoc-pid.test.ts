@@ -4,7 +4,12 @@ import { untilAuditSealed } from '../support/audit-sealed.js';
 import { DATED_EMPLOYEE, datedEmployeePayload, registerDatedEmployee } from '../support/dated-employee.js';
 import { deviceKeyPair } from '../support/mdoc-issuer.js';
 import { answerWithMdoc } from '../support/mdoc-wallet.js';
-import { PID_DOCTYPE as NS, type Person, type PidProvider, startPidProvider } from '../support/pid-provider.js';
+import {
+  PID_DOCTYPE as NS,
+  type Person,
+  type PidProvider,
+  startPidProvider,
+} from '../support/pid-provider.js';
 import { openPresentationSignIn } from '../support/presentation-sign-in-page.js';
 import { pushForOffer } from '../support/pushed-sign-in.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
@@ -92,7 +97,9 @@ describe('holder sign-in by presenting an mdoc PID', () => {
   it('asks for the doctype with the matched elements; an mdoc claim that is not [namespace, element] is a 400 naming it', async () => {
     const got = await service.admin.getHolderSignInPresentation({ params: { id: f.tenant.id } });
     expect(got.body).toMatchObject({
-      dcql_query: { credentials: [{ ...RULE.credential, claims: RULE.match.map((m) => ({ path: m.claim })) }] },
+      dcql_query: {
+        credentials: [{ ...RULE.credential, claims: RULE.match.map((m) => ({ path: m.claim })) }],
+      },
     });
     const cases: [unknown, string][] = [
       [{ ...RULE, match: [{ ...RULE.match[0], claim: ['family_name'] }] }, 'match.0.claim'],

@@ -8,7 +8,7 @@ import { untilAuditSealed } from '../support/audit-sealed.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
 import { employeePayload } from '../support/fixtures.js';
 import { type IssuerPki, issuerPki, issueWithX5c } from '../support/issuer-x509.js';
-import { PRESENTATION_PATH, openPresentationSignIn } from '../support/presentation-sign-in-page.js';
+import { openPresentationSignIn, PRESENTATION_PATH } from '../support/presentation-sign-in-page.js';
 import { pushForOffer } from '../support/pushed-sign-in.js';
 import { scimClient } from '../support/scim-client.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';

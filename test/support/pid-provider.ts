@@ -44,7 +44,10 @@ export interface PidProvider {
   close(): Promise<void>;
 }
 
-export async function startPidProvider(host = 'pid-provider.test', name = 'PID Provider'): Promise<PidProvider> {
+export async function startPidProvider(
+  host = 'pid-provider.test',
+  name = 'PID Provider',
+): Promise<PidProvider> {
   const [pki, mdoc] = await Promise.all([issuerPki(host, name), mdocPki(name)]);
   const revoked: Record<number, number> = {};
   let statusListUri = '';

@@ -8,7 +8,13 @@ import type { DigitalCredentialRequest } from './dc-api-page.js';
  */
 export const PRESENTATION_PATH = '/oauth2/authorize/issuance/presentation';
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#39;': "'", '&lt;': '<', '&gt;': '>' };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&lt;': '<',
+  '&gt;': '>',
+};
 const unescapeHtml = (s: string) => s.replace(/&(amp|quot|#39|lt|gt);/g, (e) => ENTITIES[e] ?? e);
 
 export interface PresentationSignInPage {

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { type createClient, createIntegratorClient } from '../../../clients/integrator/src/index.js';
 import { DATED_EMPLOYEE, datedEmployeePayload, registerDatedEmployee } from '../dated-employee.js';
-import { PID_VCT, type Person, startPidProvider } from '../pid-provider.js';
+import { type Person, PID_VCT, startPidProvider } from '../pid-provider.js';
 import { openPresentationSignIn } from '../presentation-sign-in-page.js';
 import { ThirdPartyHolder } from '../third-party-holder.js';
 import { ThirdPartyWallet } from '../third-party-wallet.js';
