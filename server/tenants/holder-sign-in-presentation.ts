@@ -31,7 +31,8 @@ export function signInQueryOf(s: Pick<HolderSignInPresentation, 'credentialQuery
 /**
  * What the contract cannot say about a rule: a format this verifier takes, one credential (not
  * `multiple`) with every claim asked for (no `claim_sets`, which would let the wallet leave one
- * out), fields that can be read, and a query that is still DCQL once the matched claims are in.
+ * out), an mdoc's claims as [namespace, element], fields that can be read, and a query that is
+ * still DCQL once the matched claims are in.
  */
 function problemsOf(input: HolderSignInPresentationInput): FieldError[] {
   const errors: FieldError[] = [];
@@ -48,6 +49,7 @@ function problemsOf(input: HolderSignInPresentationInput): FieldError[] {
       field: 'credential.claim_sets',
       message: 'every matched claim is asked for: no claim_sets',
     });
+  if (credential.format === 'mso_mdoc') errors.push(...mdocPathProblems(input));
   for (const [i, m] of input.match.entries()) {
     const field = `match.${i}.field`;
     if (m.source === 'payload' && !PAYLOAD_FIELD.test(m.field))
@@ -57,6 +59,21 @@ function problemsOf(input: HolderSignInPresentationInput): FieldError[] {
   }
   const query = DcqlQuery.safeParse(signInQueryOf({ credentialQuery: credential, match: input.match }));
   if (!query.success) errors.push(...fieldErrors(query.error).map(asCredentialField));
+  return errors;
+}
+
+/** OID4VP 1.0 B.2.4: an mdoc's claims path is exactly [namespace, element identifier], two strings. */
+const isMdocPath = (path: readonly unknown[]) =>
+  path.length === 2 && path.every((s) => typeof s === 'string' && s.length > 0);
+
+const MDOC_PATH = 'an mdoc claim is [namespace, element], e.g. ["eu.europa.ec.eudi.pid.1", "family_name"]';
+
+function mdocPathProblems(input: HolderSignInPresentationInput): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [i, m] of input.match.entries())
+    if (!isMdocPath(m.claim)) errors.push({ field: `match.${i}.claim`, message: MDOC_PATH });
+  for (const [i, c] of (input.credential.claims ?? []).entries())
+    if (!isMdocPath(c.path)) errors.push({ field: `credential.claims.${i}.path`, message: MDOC_PATH });
   return errors;
 }
 

@@ -133,6 +133,12 @@ describe('npm start on embedded defaults', () => {
   );
 
   it(
+    'signs a holder in for issuance by a presented PID of a trusted provider, instead of a mailed code',
+    () => mission.pidSignIn(),
+    60_000,
+  );
+
+  it(
     'accepts a wallet attestation through a published wallet providers list',
     () => mission.walletProviderListLifecycle(),
     60_000,

@@ -9,6 +9,7 @@ import { untilAuditSealed } from '../support/audit-sealed.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
 import { employeePayload } from '../support/fixtures.js';
 import { type IssuerPki, issuerPki, issueWithX5c } from '../support/issuer-x509.js';
+import { openPresentationSignIn, PRESENTATION_PATH } from '../support/presentation-sign-in-page.js';
 import { pushForOffer } from '../support/pushed-sign-in.js';
 import { scimClient } from '../support/scim-client.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
@@ -28,7 +29,6 @@ const skipReason = 'reason' in chromium ? chromium.reason : undefined;
 const PID_HOST = 'pid-provider.test';
 const PID_VCT = 'urn:eudi:pid:1';
 const WALLET_REDIRECT = 'https://wallet.example/callback';
-const PRESENTATION_PATH = '/oauth2/authorize/issuance/presentation';
 
 const RULE = {
   credential: { id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [PID_VCT] } },
@@ -97,27 +97,7 @@ async function authorizationCodeOffer() {
 }
 
 /** The sign-in page by fetch, keeping its cookie: the QR code's and the same-device link's requests. */
-async function openPage(start: string | Response) {
-  const res = typeof start === 'string' ? await fetch(start, { redirect: 'manual' }) : start;
-  const html = await res.text();
-  if (res.status !== 200) throw new Error(`sign-in page: ${res.status} ${html.slice(0, 300)}`);
-  const attr = (re: RegExp) => re.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? '';
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  const sessionId = attr(/data-session="([^"]+)"/);
-  const complete = (query = `session=${sessionId}`, withCookie = cookie) =>
-    fetch(`${f.t.baseUrl}${PRESENTATION_PATH}?${query}`, {
-      redirect: 'manual',
-      headers: withCookie ? { cookie: withCookie } : {},
-    });
-  return {
-    html,
-    cookie,
-    sessionId,
-    qr: attr(/id="qr"[^>]*data-uri="([^"]+)"/),
-    sameDevice: attr(/id="same-device"[^>]*href="([^"]+)"/),
-    complete,
-  };
-}
+const openPage = (start: string | Response) => openPresentationSignIn(f.t.baseUrl, start);
 
 const offerStatus = async (offerId: string) =>
   (await f.sql.query('select status from issuance where id = $1', [offerId])).rows[0]?.status;

@@ -52,6 +52,12 @@ describe('with a pool of one connection', () => {
     120_000,
   );
 
+  it(
+    'signs a holder in for issuance by a presented PID of a trusted provider',
+    () => mission.pidSignIn(),
+    60_000,
+  );
+
   it('provisions over SCIM and verifies the audit chain', async () => {
     await mission.scimLifecycle();
     await mission.auditVerified();

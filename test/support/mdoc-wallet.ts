@@ -99,8 +99,30 @@ export async function presentEmployeeMdoc(integrator: Integrator, mdoc: Received
     body: { credential_configuration_id: 'EmployeeMdoc', response_mode: 'direct_post.jwt' } as never,
   });
   if (session.status !== 201) throw new Error(`session: ${session.status} ${JSON.stringify(session.body)}`);
-  const holder = await ThirdPartyHolder.create();
-  const answer = await holder.presentVpToken(session.body.authorization_request_uri, async (resolved) => {
+  const answer = await answerWithMdoc(
+    await ThirdPartyHolder.create(),
+    session.body.authorization_request_uri,
+    'credential',
+    mdoc,
+    { [EMPLOYEE_NS]: ['mandator', 'mandatee', 'power'] },
+  );
+  const polled = await integrator.getAuthorizationRequest({ params: { id: session.body.session_id } });
+  return { answer, result: polled.body as Record<string, unknown> };
+}
+
+/**
+ * Answers an OID4VP request (direct_post.jwt) for the credential query `queryId` with `mdoc`: the
+ * DeviceResponse disclosing `disclose`, signed over the OID4VP 1.0 B.2.6.1 transcript the wallet
+ * computes from the request, encrypted and posted by @openid4vc/openid4vp.
+ */
+export function answerWithMdoc(
+  holder: ThirdPartyHolder,
+  authorizationRequestUri: string,
+  queryId: string,
+  mdoc: ReceivedMdoc,
+  disclose: Record<string, string[]>,
+) {
+  return holder.presentVpToken(authorizationRequestUri, async (resolved) => {
     const request = resolved.authorizationRequestPayload as {
       client_id: string;
       nonce: string;
@@ -121,10 +143,8 @@ export async function presentEmployeeMdoc(integrator: Integrator, mdoc: Received
       issuerSigned: mdoc.credential,
       devicePrivateKey: mdoc.devicePrivateKey,
       sessionTranscript,
-      disclose: { [EMPLOYEE_NS]: ['mandator', 'mandatee', 'power'] },
+      disclose,
     });
-    return { credential: [Buffer.from(deviceResponse).toString('base64url')] };
+    return { [queryId]: [Buffer.from(deviceResponse).toString('base64url')] };
   });
-  const polled = await integrator.getAuthorizationRequest({ params: { id: session.body.session_id } });
-  return { answer, result: polled.body as Record<string, unknown> };
 }

@@ -99,7 +99,14 @@ export const exchangeOidcCode = (
  * A wallet's issuer-initiated authorization request for an offer with an authorization_code grant,
  * pushed with its issuer_state (client `wallet-1`, PKCE S256): the address for the holder's browser.
  */
-export async function pushForOffer(baseUrl: string, offerUri: string, redirectUri: string, state: string) {
+export async function pushForOffer(
+  baseUrl: string,
+  offerUri: string,
+  redirectUri: string,
+  state: string,
+  /** The offered configuration's scope (OID4VCI: the configuration's id here). */
+  scope = 'LEARCredentialEmployee',
+) {
   const location = decodeURIComponent(offerUri.split('credential_offer_uri=')[1] ?? '');
   const offer = (await (await fetch(location)).json()) as {
     grants: { authorization_code: { issuer_state: string } };
@@ -108,7 +115,7 @@ export async function pushForOffer(baseUrl: string, offerUri: string, redirectUr
     response_type: 'code',
     client_id: 'wallet-1',
     redirect_uri: redirectUri,
-    scope: 'LEARCredentialEmployee',
+    scope,
     code_challenge: createHash('sha256').update(randomBytes(32)).digest('base64url'),
     code_challenge_method: 'S256',
     state,

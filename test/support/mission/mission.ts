@@ -22,6 +22,7 @@ import { deferredLifecycle } from './deferred.js';
 import type { Mailbox } from './mailbox.js';
 import { mdocLifecycle } from './mdoc.js';
 import { oidcLogin } from './oidc-login.js';
+import { pidSignIn } from './pid-sign-in.js';
 import { trustListLifecycle } from './trust-list.js';
 import { issueWalletInitiated } from './wallet-initiated.js';
 import { walletProviderListLifecycle } from './wallet-provider-list.js';
@@ -233,6 +234,14 @@ export class Mission {
       this.mailbox,
       this.nextEmail,
     );
+  }
+
+  /**
+   * A tenant whose holders sign in for issuance by presenting a PID (of a provider made in the test,
+   * trusted by its CA) instead of a mailed code: a third-party wallet gets its employee credential.
+   */
+  pidSignIn() {
+    return pidSignIn(this.baseUrl, this.service, this.tenant);
   }
 
   oidcLogin(wallet: HolderWallet) {
