@@ -8,6 +8,9 @@ import {
   IssuanceApprovalCreate,
 } from './approvals/approval.js';
 import { tenantRecordsRoutes } from './integrator/tenant-records-routes.js';
+import { tenantTokenRoutes } from './integrator/tenant-token-routes.js';
+import { tenantTrustRoutes } from './integrator/tenant-trust-routes.js';
+import { tenantWebhookRoutes } from './integrator/tenant-webhook-routes.js';
 import { CredentialStatusChange, Issuance, IssuanceCreated } from './issuance/issuance.js';
 import { IssuanceRequest } from './issuance/issuance-request.js';
 import { StatusChangeReason } from './issuance/issuance-search.js';
@@ -172,6 +175,9 @@ export const integratorContract = c.router(
       summary: 'The status of an approval; once approved, the approver and the signed receipt',
     },
     ...tenantRecordsRoutes,
+    ...tenantWebhookRoutes,
+    ...tenantTokenRoutes,
+    ...tenantTrustRoutes,
   },
   { pathPrefix: '/api/v1', strictStatusCodes: true, metadata: { security: 'integrator' } as const },
 );

@@ -53,12 +53,15 @@ import { statusListRouter } from './status-list/status-list.routes.js';
 import { adminHolderSignInRoutes } from './tenants/admin-holder-sign-in.routes.js';
 import { adminHolderSignInPresentationRoutes } from './tenants/admin-holder-sign-in-presentation.routes.js';
 import { adminTenantRoutes } from './tenants/admin-tenant.routes.js';
+import { tenantTokenRoutes } from './tenants/tenant-token.routes.js';
 import { adminTrustSourceRoutes } from './trust/admin-trust-source.routes.js';
 import { adminTrustedIssuerRoutes } from './verification/admin-trusted-issuer.routes.js';
 import { DC_API_RESPONSE_PATH } from './verification/dc-api-request.js';
 import { loginEventsRoute } from './verification/login-events.route.js';
+import { tenantTrustAnchorRoutes } from './verification/tenant-trust-anchor.routes.js';
 import { verificationRoutes } from './verification/verification.routes.js';
 import { adminWebhookRoutes } from './webhooks/admin-webhook.routes.js';
+import { tenantWebhookRoutes } from './webhooks/tenant-webhook.routes.js';
 
 const s = initServer();
 
@@ -126,6 +129,9 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
       ...verificationRoutes(ctx.verifier),
       ...approvalRoutes(ctx.verifier),
       ...tenantAuditRoutes(ctx.signer),
+      ...tenantWebhookRoutes(ctx.config),
+      ...tenantTokenRoutes(),
+      ...tenantTrustAnchorRoutes(),
     }),
     app,
     options,

@@ -5,7 +5,7 @@ import { type ConsoleDeps, cookieOf, sessionCookieName } from './console-deps.js
 import { ConsolePageError } from './console-errors.js';
 import type { ConsoleSession } from './console-session.js';
 import { csrfMatches } from './console-session.js';
-import { mintSessionTokens, type TenantApi, tenantApiOf } from './session-tokens.js';
+import { mintSessionTokens, revokeSessionTokens, type TenantApi, tenantApiOf } from './session-tokens.js';
 
 /** What a tenant page has once the guard let it through. */
 export interface ConsoleRequest {
@@ -19,10 +19,13 @@ export interface ConsoleRequest {
 
 export const consoleOf = (res: Response) => res.locals.console as ConsoleRequest;
 
-/** The request's live session, if its cookie names one. */
+/**
+ * The request's live session, if its cookie names one. One that has been idle too long ends here,
+ * and the API tokens it held are revoked now rather than left valid until the absolute limit.
+ */
 export async function sessionOf(d: ConsoleDeps, req: Request) {
   const id = cookieOf(req.headers.cookie, sessionCookieName(d));
-  const session = id ? await d.sessions.load(id) : undefined;
+  const session = id ? await d.sessions.load(id, (s) => revokeSessionTokens(req.em, s)) : undefined;
   return id && session ? { id, session } : undefined;
 }
 

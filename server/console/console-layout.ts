@@ -14,6 +14,9 @@ export interface PageContext {
 const NAV = [
   ['issuances', 'Issuances and credentials'],
   ['users', 'SCIM users'],
+  ['webhooks', 'Webhooks'],
+  ['tokens', 'API tokens'],
+  ['trust', 'Trust'],
   ['audit', 'Audit log'],
   ['charts', 'Charts'],
 ] as const;

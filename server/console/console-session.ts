@@ -41,12 +41,14 @@ const ID = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * Console sessions in the TTL store (Redis, or memory on the embedded default), keyed by the hash of
- * the cookie's random id so that a read of the store gives no usable cookie. The entry's TTL is the
- * idle timeout, renewed on each use but never past the absolute limit.
+ * the cookie's random id so that a read of the store gives no usable cookie. The entry lives until
+ * the absolute limit (when the session's tokens expire by themselves); the idle limit is checked on
+ * each use, so that a session found idle too long is still there to have its tokens revoked.
+ * `limits` is read at each use: a test shortens a running service's idle limit through it.
  */
 export function consoleSessions(ttl: TtlStore, limits: SessionLimits) {
   const remaining = (s: ConsoleSession, now: number) =>
-    Math.min(limits.idleSeconds, Math.floor((s.createdAt + limits.maxSeconds * 1000 - now) / 1000));
+    Math.floor((s.createdAt + limits.maxSeconds * 1000 - now) / 1000);
   const save = async (id: string, s: ConsoleSession, now: number) => {
     const seconds = remaining(s, now);
     if (seconds > 0) await ttl.set(keyOf(id), JSON.stringify(s), seconds);
@@ -64,8 +66,14 @@ export function consoleSessions(ttl: TtlStore, limits: SessionLimits) {
       await save(id, session, now);
       return { id, session };
     },
-    /** The live session of a cookie id, touched; undefined when unknown, idle too long or too old. */
-    async load(id: string | undefined): Promise<ConsoleSession | undefined> {
+    /**
+     * The live session of a cookie id, touched; undefined when unknown, idle too long or too old.
+     * A session found idle too long is ended here and handed to `ended` (which revokes its tokens).
+     */
+    async load(
+      id: string | undefined,
+      ended?: (s: ConsoleSession) => Promise<void>,
+    ): Promise<ConsoleSession | undefined> {
       if (!id || !ID.test(id)) return undefined;
       const raw = await ttl.get(keyOf(id));
       if (!raw) return undefined;
@@ -73,6 +81,7 @@ export function consoleSessions(ttl: TtlStore, limits: SessionLimits) {
       const now = Date.now();
       if (now - session.lastSeenAt > limits.idleSeconds * 1000 || remaining(session, now) <= 0) {
         await ttl.delete(keyOf(id));
+        await ended?.(session);
         return undefined;
       }
       session.lastSeenAt = now;

@@ -9,7 +9,7 @@ export const CONSOLE_CSS = `
   --bad: #a4161a; --good: #1e6b2e; --warn: #7a4b00; font-family: system-ui, sans-serif; color: var(--ink); }
 body { margin: 0; background: #f6f7f9; line-height: 1.45; }
 a { color: #0b4bb3; }
-a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible {
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, summary:focus-visible {
   outline: 3px solid #ffbf47; outline-offset: 2px; }
 .skip { position: absolute; left: -999px; top: 0; background: #fff; padding: .5rem; }
 .skip:focus { left: .5rem; z-index: 2; }
@@ -32,7 +32,7 @@ code, .mono { font-family: ui-monospace, monospace; font-size: .85rem; word-brea
 form.filters { display: flex; flex-wrap: wrap; gap: .6rem 1rem; align-items: end; background: #fff;
   padding: .8rem; border: 1px solid var(--line); }
 form.filters label, form.action label { display: flex; flex-direction: column; font-size: .9rem; }
-input, select, button { font: inherit; padding: .3rem .5rem; border: 1px solid #6b7380; border-radius: 3px; }
+input, select, textarea, button { font: inherit; padding: .3rem .5rem; border: 1px solid #6b7380; border-radius: 3px; }
 button { background: var(--brand); color: var(--on-brand); cursor: pointer; }
 button.danger { background: var(--bad); color: #fff; }
 form.action { display: flex; flex-wrap: wrap; gap: .4rem; align-items: end; margin: .3rem 0; }
@@ -49,5 +49,6 @@ figure.chart svg { width: 100%; height: auto; }
 figure.chart .bar-a { fill: var(--brand); } figure.chart .bar-b { fill: var(--bad); }
 figure.chart .axis { stroke: #6b7380; } figure.chart text { font-size: 10px; fill: var(--ink); }
 .pager { display: flex; gap: 1rem; }
+.secret { display: block; background: #eef0f3; padding: .4rem; user-select: all; }
 .qr { width: 12rem; height: 12rem; background: #fff; }
 `;

@@ -15,7 +15,12 @@ import { credentialAction, withdrawAction } from './pages/credential-actions.js'
 import { issuancePage } from './pages/issuance-page.js';
 import { issuancesPage } from './pages/issuances-page.js';
 import { landingPage } from './pages/landing-page.js';
+import { createTokenAction, revokeTokenAction } from './pages/token-actions.js';
+import { tokensPage } from './pages/tokens-page.js';
+import { addAnchorAction, removeAnchorAction, trustPage } from './pages/trust-page.js';
 import { usersPage } from './pages/users-page.js';
+import { replayDeliveryAction, rotateSecretAction } from './pages/webhook-actions.js';
+import { webhookPage, webhooksPage } from './pages/webhooks-page.js';
 import { revokeSessionTokens } from './session-tokens.js';
 import { signInRoutes } from './sign-in.routes.js';
 
@@ -39,8 +44,13 @@ export function consoleRouter(ctx: AppContext): Router {
     logger: ctx.logger,
     secure: ctx.config.publicUrl.startsWith('https:'),
     sessions: consoleSessions(ctx.shared.ttl, {
-      idleSeconds: ctx.config.CONSOLE_IDLE_SECONDS,
-      maxSeconds: ctx.config.CONSOLE_MAX_SECONDS,
+      // Read at each use, so that a test can shorten a running service's idle limit.
+      get idleSeconds() {
+        return ctx.config.CONSOLE_IDLE_SECONDS;
+      },
+      get maxSeconds() {
+        return ctx.config.CONSOLE_MAX_SECONDS;
+      },
     }),
   };
   const router = Router();
@@ -88,6 +98,22 @@ export function consoleRouter(ctx: AppContext): Router {
   router.get('/t/:tenant/charts', guard, page(chartsPage));
   router.post('/t/:tenant/credentials/:id/:action', formBody('16kb'), guard, page(credentialAction));
   router.post('/t/:tenant/issuances/:id/withdraw', formBody('16kb'), guard, page(withdrawAction));
+  router.get('/t/:tenant/webhooks', guard, page(webhooksPage));
+  router.get('/t/:tenant/webhooks/:id', guard, page(webhookPage));
+  router.post('/t/:tenant/webhooks/:id/rotate-secret', formBody('4kb'), guard, page(rotateSecretAction));
+  router.post(
+    '/t/:tenant/webhooks/:id/deliveries/:deliveryId/replay',
+    formBody('4kb'),
+    guard,
+    page(replayDeliveryAction),
+  );
+  router.get('/t/:tenant/tokens', guard, page(tokensPage));
+  router.post('/t/:tenant/tokens', formBody('4kb'), guard, page(createTokenAction));
+  router.post('/t/:tenant/tokens/:id/revoke', formBody('4kb'), guard, page(revokeTokenAction));
+  router.get('/t/:tenant/trust', guard, page(trustPage));
+  // A PEM certificate may be up to 20,000 characters (the contract's limit), form-encoded.
+  router.post('/t/:tenant/trust/anchors', formBody('64kb'), guard, page(addAnchorAction));
+  router.post('/t/:tenant/trust/anchors/:sha256/remove', formBody('4kb'), guard, page(removeAnchorAction));
   router.use(consoleErrorRenderer(ctx.logger));
   return router;
 }

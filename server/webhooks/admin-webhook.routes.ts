@@ -8,8 +8,8 @@ import { createEndpoint, deleteEndpoint, listEndpoints, rotateSecret } from './w
 
 const s = initServer();
 
-/** How long a rotated-out secret keeps signing when the operator does not say. */
-const DEFAULT_OVERLAP_SECONDS = 86_400;
+/** How long a rotated-out secret keeps signing when the caller does not say. */
+export const DEFAULT_OVERLAP_SECONDS = 86_400;
 
 /** The operator's webhook API: endpoints per tenant, their secrets and their deliveries. */
 export function adminWebhookRoutes(config: Config) {

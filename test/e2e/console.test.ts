@@ -1,12 +1,18 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IntegratorClient } from '../../clients/integrator/src/index.js';
+import {
+  createClient,
+  createIntegratorClient,
+  type IntegratorClient,
+} from '../../clients/integrator/src/index.js';
 import type { HolderWallet } from '../../clients/wallet/src/index.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
 import { consoleAdmin, consoleTenant, employeeWallet, signInWithWallet } from '../support/console-fixture.js';
 import { publishedStatus } from '../support/credential-status.js';
+import { makeTestCa } from '../support/test-ca.js';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { sleep } from '../support/until.js';
+import { sleep, until } from '../support/until.js';
+import { startWebhookReceiver, verifiesWith } from '../support/webhook-receiver.js';
 
 /**
  * The administrators' console in a real browser (Debian's Chromium): employees sign in with the
@@ -25,6 +31,7 @@ let browser: HeadlessChromium | undefined;
 let admin: HolderWallet;
 let auditor: HolderWallet;
 let employee: HolderWallet;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>> | undefined;
 
 const auditEvents = async (action: string) => {
   const res = await t.admin.listAuditEvents({
@@ -63,6 +70,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await t?.stop();
+  await receiver?.close();
 });
 
 /** With CONSOLE_SCREENSHOTS=<dir>, the views are saved there as PNG (the README's pictures). */
@@ -236,30 +244,190 @@ describe('the operator', () => {
   });
 });
 
+describe('webhooks, tokens and trust in the console', () => {
+  it.skipIf(!chromium.path)(
+    `an administrator replays a failed delivery and rotates the secret, and sees both${skip}`,
+    async () => {
+      receiver = await startWebhookReceiver();
+      receiver.answerWith(() => 500);
+      const hooks = createClient({ baseUrl: t.baseUrl, token: t.adminToken }).webhooks;
+      const created = await hooks.createWebhook({
+        params: { id: tenantId },
+        body: { url: receiver.url, events: ['credential.issued'], description: 'HR system' },
+      });
+      if (created.status !== 201) throw new Error(`webhook: ${created.status}`);
+      const webhookId = created.body.id;
+      const deliveries = () =>
+        hooks.listWebhookDeliveries({ params: { id: tenantId, webhookId }, query: {} });
+      // Every try refused: the delivery is dead-lettered (failed) after the configured attempts.
+      await employeeWallet(integrator, { firstName: 'Wes', lastName: 'Webhook', email: 'wes@acme.test' }, [
+        { function: 'Onboarding', action: ['Execute'] },
+      ]);
+      const failed = await until(
+        deliveries,
+        (r) => r.status === 200 && r.body.items[0]?.status === 'failed',
+        30_000,
+      );
+      const deliveryId = failed.status === 200 ? (failed.body.items[0]?.id as string) : '';
+      receiver.answerWith(() => 200);
+
+      const page = await freshPage();
+      await signInWithWallet(page, t.baseUrl, tenantId, admin);
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('link', { name: receiver.url }).click();
+      const row = page.locator(`#delivery-${deliveryId}`);
+      expect(await row.locator('.status').textContent()).toBe('failed');
+      expect(await row.textContent()).toContain('500');
+      await row.getByRole('button', { name: 'Replay' }).click();
+      await page.getByRole('status').getByText('The delivery was queued again').waitFor();
+      const [replayed] = await receiver.waitFor((m) => m.id === deliveryId);
+      expect(replayed && verifiesWith(created.body.secret, replayed)).toBe(true);
+      await until(deliveries, (r) => r.status === 200 && r.body.items[0]?.status === 'delivered');
+      await page.reload();
+      expect(await row.locator('.status').textContent()).toBe('delivered');
+
+      await page.getByLabel('Old secret keeps signing for (hours)').fill('0');
+      await page.getByRole('button', { name: 'Rotate the secret' }).click();
+      const secret = (await page.locator('code.secret').textContent()) ?? '';
+      expect(secret).toMatch(/^whsec_/);
+      // The secret shown is the one that signs from now on (and the old one no longer does).
+      const next = await employeeWallet(
+        integrator,
+        { firstName: 'Rita', lastName: 'Rotated', email: 'rita@acme.test' },
+        [{ function: 'Onboarding', action: ['Execute'] }],
+      );
+      const [signed] = await receiver.waitFor((m) => m.event.data.issuance_id === next.offerId);
+      expect(signed && verifiesWith(secret, signed)).toBe(true);
+      expect(signed && verifiesWith(created.body.secret, signed)).toBe(false);
+
+      await page.goto(`${t.baseUrl}/console/t/${tenantId}/audit?action=webhook.secret_rotated`);
+      expect(await page.locator('tbody tr').first().textContent()).toContain(
+        'Ada Admin <ada@acme.test> (console)',
+      );
+      await page.goto(`${t.baseUrl}/console/t/${tenantId}/audit?action=webhook.replayed`);
+      expect(await page.locator('tbody tr').first().textContent()).toContain(
+        'Ada Admin <ada@acme.test> (console)',
+      );
+      await page.close();
+    },
+    90_000,
+  );
+
+  it.skipIf(!chromium.path)(`an administrator creates and revokes a token${skip}`, async () => {
+    const page = await freshPage();
+    await signInWithWallet(page, t.baseUrl, tenantId, admin);
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.getByLabel('Scope').selectOption('read');
+    await page.getByLabel('Valid for (days)').fill('30');
+    await page.getByRole('button', { name: 'Create the token' }).click();
+    const secret = (await page.locator('code.secret').textContent()) ?? '';
+    const made = createIntegratorClient({ baseUrl: t.baseUrl, token: secret });
+    expect((await made.whoAmI()).status).toBe(200);
+    // A read token: the API refuses it any change.
+    expect((await made.revokeTenantToken({ params: { tokenId: crypto.randomUUID() } })).status).toBe(403);
+    const listed = await t.admin.listTokens({ params: { id: tenantId } });
+    const info = listed.status === 200 ? listed.body.items.at(-1) : undefined;
+    expect(info).toMatchObject({ kind: 'integrator', scope: 'read', revoked_at: null });
+    expect(Date.parse(info?.expires_at ?? '') - Date.now()).toBeGreaterThan(29 * 86_400_000);
+
+    await page.getByRole('link', { name: 'Back to the tokens' }).click();
+    await page.getByRole('button', { name: `Revoke token ${info?.id}` }).click();
+    await page.getByRole('status').getByText('The token was revoked.').waitFor();
+    expect(await page.locator(`#token-${info?.id} .status`).textContent()).toBe('revoked');
+    expect((await made.whoAmI()).status).toBe(401);
+    const revoked = (await auditEvents('token.revoked')).find((e) => e.subject === info?.id);
+    const signedIn = (await auditEvents('console.signed_in')).at(-1)?.details as { integrator_token: string };
+    expect(revoked?.actor).toBe(`integrator:${signedIn.integrator_token}`);
+    await page.close();
+  });
+
+  it.skipIf(!chromium.path)(`an administrator adds and removes a trust anchor${skip}`, async () => {
+    const ca = await makeTestCa('Console');
+    const page = await freshPage();
+    await signInWithWallet(page, t.baseUrl, tenantId, admin);
+    await page.getByRole('link', { name: 'Trust' }).click();
+    await page.getByLabel('CA certificate (PEM)').fill('not a certificate');
+    await page.getByRole('button', { name: 'Add the trust anchor' }).click();
+    expect(await page.getByRole('alert').textContent()).toContain('The certificate was refused');
+    await page.goto(`${t.baseUrl}/console/t/${tenantId}/trust`);
+    await page.getByLabel('CA certificate (PEM)').fill(ca.root.toString('pem'));
+    await page.getByRole('button', { name: 'Add the trust anchor' }).click();
+    await page.getByRole('status').getByText('The trust anchor was added.').waitFor();
+    await page.getByRole('cell', { name: 'CN=Console Root CA', exact: true }).waitFor();
+    const anchors = await integrator.listTenantTrustAnchors();
+    expect(anchors.status === 200 && anchors.body.items.map((a) => a.subject)).toEqual([
+      'CN=Console Root CA',
+    ]);
+    await page.getByRole('button', { name: 'Remove CN=Console Root CA' }).click();
+    await page.getByRole('status').getByText('The trust anchor was removed.').waitFor();
+    const after = await integrator.listTenantTrustAnchors();
+    expect(after.status === 200 && after.body.items).toEqual([]);
+    await page.close();
+  });
+
+  it.skipIf(!chromium.path)(`an auditor sees these pages without change forms${skip}`, async () => {
+    const page = await freshPage();
+    await signInWithWallet(page, t.baseUrl, tenantId, auditor);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('link', { name: receiver?.url ?? '' }).click();
+    await page.locator('tbody tr .status').first().waitFor();
+    expect(await page.locator('main form[method="post"]').count()).toBe(0);
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.locator('tbody tr').first().waitFor();
+    const csrf = await page.locator('input[name="csrf"]').first().getAttribute('value');
+    await page.getByRole('link', { name: 'Trust' }).click();
+    for (const path of ['webhooks', 'tokens', 'trust']) {
+      await page.goto(`${t.baseUrl}/console/t/${tenantId}/${path}`);
+      // The sign-out form is the only form an auditor is given.
+      expect(await page.locator('main form[method="post"]').count()).toBe(0);
+    }
+    const before = await t.admin.listTokens({ params: { id: tenantId } });
+    const forced = await page.request.post(`${t.baseUrl}/console/t/${tenantId}/tokens`, {
+      form: { csrf: csrf ?? '', kind: 'integrator', scope: 'full', days: '30' },
+    });
+    expect(forced.status()).toBe(403);
+    const after = await t.admin.listTokens({ params: { id: tenantId } });
+    expect(after.status === 200 && after.body.items.length).toBe(
+      before.status === 200 && before.body.items.length,
+    );
+    expect((await auditEvents('console.request_refused')).at(-1)?.details).toMatchObject({
+      reason: 'read_only_role',
+      role: 'auditor',
+      path: `/t/${tenantId}/tokens`,
+    });
+    await page.close();
+  });
+});
+
 describe('session expiry', () => {
   it.skipIf(!chromium.path)(
-    `an idle session ends and its pages send the browser to sign in again${skip}`,
+    `an idle session ends, its pages send the browser to sign in again, and its tokens are revoked${skip}`,
     async () => {
-      const short = await startTestService({ env: { CONSOLE_IDLE_SECONDS: '5' } });
+      const config = t.service.context.config as { CONSOLE_IDLE_SECONDS: number };
+      const idle = config.CONSOLE_IDLE_SECONDS;
+      const page = await freshPage();
       try {
-        const { id, integrator: shortIntegrator } = await consoleTenant(short);
-        const { wallet } = await employeeWallet(
-          shortIntegrator,
-          { firstName: 'Ida', lastName: 'Idle', email: 'ida@acme.test' },
-          [{ function: 'Administration', action: ['Manage'] }],
-        );
-        const page = await freshPage();
-        await signInWithWallet(page, short.baseUrl, id, wallet);
+        await signInWithWallet(page, t.baseUrl, tenantId, admin);
         expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Issuances and credentials');
+        // The shortest idle limit the service accepts (CONSOLE_IDLE_SECONDS=5), set on this running
+        // service instead of a second one; the session was created under the long one.
+        config.CONSOLE_IDLE_SECONDS = 5;
         await sleep(6_000);
-        await page.goto(`${short.baseUrl}/console/t/${id}/audit`);
-        expect(new URL(page.url()).pathname).toBe('/console');
-        await page.getByRole('status').getByText('Your console session has ended').waitFor();
-        await page.close();
+        await page.goto(`${t.baseUrl}/console/t/${tenantId}/audit`);
       } finally {
-        await short.stop();
+        config.CONSOLE_IDLE_SECONDS = idle;
       }
+      expect(new URL(page.url()).pathname).toBe('/console');
+      await page.getByRole('status').getByText('Your console session has ended').waitFor();
+      const signedIn = (await auditEvents('console.signed_in')).at(-1)?.details as {
+        integrator_token: string;
+      };
+      const tokens = await t.admin.listTokens({ params: { id: tenantId } });
+      const held =
+        tokens.status === 200 ? tokens.body.items.find((k) => k.id === signedIn.integrator_token) : undefined;
+      expect(held?.revoked_at).not.toBeNull();
+      await page.close();
     },
-    150_000,
+    60_000,
   );
 });

@@ -1,38 +1,14 @@
 import type { Request, Response } from 'express';
-import { auditConsole } from '../console-audit.js';
 import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
 import { consoleBase } from '../console-layout.js';
-import { queryText } from './view-helpers.js';
+import { answered } from './api-refusals.js';
+import { queryText, UUID } from './view-helpers.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The API's answer to a change the console asked for, as the page the person sees next. */
-async function answered(req: Request, res: Response, status: number, back: string, done: string) {
-  const c = consoleOf(res);
-  if (status === 200) return res.redirect(303, `${back}?done=${done}`);
-  if (status === 403) {
-    // The session's token is read-only: the API refused and changed nothing; the attempt is recorded.
-    await auditConsole(req.em, c.tenantId, 'console.request_refused', c.session, {
-      reason: 'read_only_role',
-      path: req.path.slice(0, 200),
-    });
-    throw new ConsolePageError(
-      403,
-      'Not allowed',
-      'Your role may look at everything here but change nothing.',
-    );
-  }
-  if (status === 404)
-    throw new ConsolePageError(404, 'Not found', 'There is no such credential or issuance.');
-  if (status === 409)
-    throw new ConsolePageError(
-      409,
-      'Not possible',
-      `The credential cannot be changed that way in its present status.`,
-    );
-  throw new ConsolePageError(400, 'Not accepted', 'The change was not accepted; nothing was changed.');
-}
+const CREDENTIAL_TEXTS = {
+  notFound: 'There is no such credential or issuance.',
+  conflict: 'The credential cannot be changed that way in its present status.',
+};
 
 /** POST …/credentials/:id/(revoke|suspend|unsuspend), with the reason, through the integrator API. */
 export async function credentialAction(req: Request, res: Response) {
@@ -54,7 +30,7 @@ export async function credentialAction(req: Request, res: Response) {
         : await api.unsuspendCredential(call);
   const base = consoleBase(c.tenantId);
   const back = issuance ? `${base}/issuances/${encodeURIComponent(issuance)}` : `${base}/issuances`;
-  return answered(req, res, answer.status, back, action);
+  return answered(req, res, answer.status, back, action, CREDENTIAL_TEXTS);
 }
 
 /** POST …/issuances/:id/withdraw, with the reason. */
@@ -69,5 +45,6 @@ export async function withdrawAction(req: Request, res: Response) {
     answer.status,
     `${consoleBase(c.tenantId)}/issuances/${encodeURIComponent(id)}`,
     'withdraw',
+    CREDENTIAL_TEXTS,
   );
 }

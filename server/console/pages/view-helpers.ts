@@ -1,5 +1,8 @@
 import { escapeHtml } from '../../http/escape-html.js';
 
+/** The shape of the API's uuid ids: anything else in a console URL is no such thing (404). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** A status word with its colour class (the word itself carries the meaning, not the colour). */
 export const statusBadge = (status: string) =>
   `<span class="status status-${escapeHtml(status)}">${escapeHtml(status)}</span>`;
@@ -35,6 +38,11 @@ export function select(name: string, label: string, options: readonly string[], 
   return `<label>${escapeHtml(label)}<select name="${name}">${opts}</select></label>`;
 }
 
+/** A secret the API shows once, with the warning that it will not be shown again. */
+export const shownOnce = (label: string, secret: string) =>
+  `<div class="notice" role="status"><p><strong>${escapeHtml(label)}</strong> (shown only now; copy it, it cannot be shown again):</p>
+<p><code class="secret">${escapeHtml(secret)}</code></p></div>`;
+
 /** A one-line notice after an action (from the redirect's `done` parameter, a fixed vocabulary). */
 export function doneNotice(done: unknown): string {
   const texts: Record<string, string> = {
@@ -42,6 +50,11 @@ export function doneNotice(done: unknown): string {
     suspend: 'The credential was suspended.',
     unsuspend: 'The suspension was lifted.',
     withdraw: 'The issuance was withdrawn.',
+    replay: 'The delivery was queued again; its new tries appear below.',
+    'token-revoked': 'The token was revoked.',
+    'anchor-added': 'The trust anchor was added.',
+    'anchor-known': 'That certificate was a trust anchor already.',
+    'anchor-removed': 'The trust anchor was removed.',
   };
   const text = typeof done === 'string' ? texts[done] : undefined;
   return text ? `<p class="notice" role="status">${text}</p>` : '';

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, createIntegratorClient } from '../../clients/integrator/src/index.js';
+import { makeTestCa } from '../support/test-ca.js';
+import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
+
+/**
+ * The tenant's own webhooks, tokens and trust anchors through its integrator token (what the console
+ * uses): the tenant comes from the token, so another tenant's ids are 404s, never a way in.
+ */
+let t: TestService;
+const tenants: { id: string; integrator_token: string }[] = [];
+const clientOf = (i: number) =>
+  createIntegratorClient({ baseUrl: t.baseUrl, token: tenants[i]?.integrator_token ?? '' });
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  t = await startTestService();
+  for (let i = 0; i < 2; i++) {
+    const created = await t.admin.createTenant({ body: acmeTenant() });
+    if (created.status !== 201) throw new Error(`tenant: ${created.status}`);
+    tenants.push(created.body);
+  }
+}, 60_000);
+afterAll(async () => t?.stop());
+
+describe('the tenant-scoped settings API', () => {
+  it("lists and rotates only the token's tenant's webhooks", async () => {
+    const hooks = createClient({ baseUrl: t.baseUrl, token: t.adminToken }).webhooks;
+    const created = await hooks.createWebhook({
+      params: { id: tenants[0]?.id ?? '' },
+      body: { url: 'https://hooks.example.test/in' },
+    });
+    if (created.status !== 201) throw new Error(`webhook: ${created.status}`);
+    const own = await clientOf(0).listTenantWebhooks();
+    expect(own.status === 200 && own.body.items.map((w) => w.id)).toEqual([created.body.id]);
+    const other = await clientOf(1).listTenantWebhooks();
+    expect(other.status === 200 && other.body.items).toEqual([]);
+    const params = { webhookId: created.body.id };
+    expect((await clientOf(1).rotateTenantWebhookSecret({ params, body: {} })).status).toBe(404);
+    expect((await clientOf(1).listTenantWebhookDeliveries({ params, query: {} })).status).toBe(404);
+    const rotated = await clientOf(0).rotateTenantWebhookSecret({ params, body: {} });
+    expect(rotated.status).toBe(200);
+    expect(rotated.status === 200 && rotated.body.secret).not.toBe(created.body.secret);
+  });
+
+  it('makes tokens that must expire within a year, and revokes only its own', async () => {
+    const soon = new Date(Date.now() + 30 * DAY).toISOString();
+    for (const expires_at of [
+      new Date(Date.now() - DAY).toISOString(),
+      new Date(Date.now() + 400 * DAY).toISOString(),
+    ])
+      expect((await clientOf(0).createTenantToken({ body: { kind: 'scim', expires_at } })).status).toBe(400);
+    const made = await clientOf(0).createTenantToken({ body: { kind: 'integrator', expires_at: soon } });
+    if (made.status !== 201) throw new Error(`token: ${made.status}`);
+    expect(made.body).toMatchObject({ kind: 'integrator', scope: 'full', expires_at: soon });
+    const params = { tokenId: made.body.id };
+    expect((await clientOf(1).revokeTenantToken({ params })).status).toBe(404);
+    const listed = await clientOf(0).listTenantTokens();
+    expect(listed.status === 200 && listed.body.items.some((k) => k.id === made.body.id)).toBe(true);
+    expect(JSON.stringify(listed.body)).not.toContain(made.body.token);
+    expect((await clientOf(0).revokeTenantToken({ params })).status).toBe(200);
+    const revoked = createIntegratorClient({ baseUrl: t.baseUrl, token: made.body.token });
+    expect((await revoked.whoAmI()).status).toBe(401);
+  });
+
+  it("adds and removes trust anchors of the token's tenant only", async () => {
+    const ca = await makeTestCa('Tenant API');
+    const added = await clientOf(0).addTenantTrustAnchor({ body: { certificate: ca.root.toString('pem') } });
+    if (added.status !== 201) throw new Error(`anchor: ${added.status}`);
+    const again = await clientOf(0).addTenantTrustAnchor({ body: { certificate: ca.root.toString('pem') } });
+    expect(again.status).toBe(200);
+    const admin = createClient({ baseUrl: t.baseUrl, token: t.adminToken }).trustedIssuers;
+    const seen = await admin.listTrustAnchors({ params: { id: tenants[0]?.id ?? '' } });
+    expect(seen.status === 200 && seen.body.items.map((a) => a.sha256)).toEqual([added.body.sha256]);
+    const params = { sha256: added.body.sha256 };
+    expect((await clientOf(1).deleteTenantTrustAnchor({ params })).status).toBe(404);
+    expect((await clientOf(0).deleteTenantTrustAnchor({ params })).status).toBe(204);
+    const audited = await t.admin.listAuditEvents({
+      params: { id: tenants[0]?.id ?? '' },
+      query: { action: 'verifier.trust_anchor_removed' } as never,
+    });
+    expect(audited.status === 200 && audited.body.items[0]?.actor).toMatch(/^integrator:/);
+  });
+});
