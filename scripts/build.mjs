@@ -1,4 +1,5 @@
-// Compiles the service (server/, workers/, contract/) to dist/ for `npm start`: one JavaScript file
+// Compiles the service (server/, workers/, contract/, and the typed client the console calls the
+// public API with, clients/integrator/src/) to dist/ for `npm start`: one JavaScript file
 // per TypeScript file, no bundling, so paths and module boundaries stay as in the source. Type
 // checking is `npm run typecheck`'s job; this only strips types (about half a second).
 import { readdirSync } from 'node:fs';
@@ -13,7 +14,7 @@ const sources = (dir) =>
   });
 
 await build({
-  entryPoints: ['server', 'workers', 'contract'].flatMap(sources),
+  entryPoints: ['server', 'workers', 'contract', 'clients/integrator/src'].flatMap(sources),
   outdir: 'dist',
   outbase: '.',
   format: 'esm',

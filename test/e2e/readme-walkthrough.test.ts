@@ -83,4 +83,22 @@ describe('the README walkthrough', () => {
       /"status":"verified".*"claims":\{"eu\.credservice\.employee\.1":\{"mandatee":\{[^}]*\}\}\}/,
     );
   }, 240_000);
+
+  it("runs the operators' guide to sign-in by presentation verbatim against the walkthrough's tenant", async () => {
+    const guide = await fs.readFile(path.resolve('docs/operators-holder-sign-in-presentation.md'), 'utf8');
+    const blocks = [...guide.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+    expect(blocks.length).toBeGreaterThanOrEqual(1);
+    const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'credservice-guide-'));
+    const { code, output } = await runShell(`cd ${JSON.stringify(process.cwd())}; ${blocks.join('\n')}`, {
+      CREDSERVICE_URL: `http://localhost:${port}`,
+      ADMIN_TOKEN: adminToken,
+      DATA_DIR: dataDir,
+      GUIDE_DIR: workDir,
+    });
+    await fs.rm(workDir, { recursive: true, force: true });
+    expect(code, output).toBe(0);
+    // The rule was set (its DCQL query now asks for the matched claims), read back, and removed.
+    expect(output).toMatch(/urn:eudi:pid:1/);
+    expect(output).toMatch(/family_name/);
+  }, 60_000);
 });
