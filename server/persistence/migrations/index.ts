@@ -34,6 +34,7 @@ import { Migration20261127000300_approvals } from './Migration20261127000300_app
 import { Migration20261127000400_transaction_data_types } from './Migration20261127000400_transaction_data_types.js';
 import { Migration20261127000500_credential_encryption } from './Migration20261127000500_credential_encryption.js';
 import { Migration20261127000600_deferred_issuance } from './Migration20261127000600_deferred_issuance.js';
+import { Migration20261128001000_key_stores } from './Migration20261128001000_key_stores.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from source and from a bundle. */
 export const migrations: MigrationObject[] = [
@@ -93,4 +94,5 @@ export const migrations: MigrationObject[] = [
     class: Migration20261127000500_credential_encryption,
   },
   { name: 'Migration20261127000600_deferred_issuance', class: Migration20261127000600_deferred_issuance },
+  { name: 'Migration20261128001000_key_stores', class: Migration20261128001000_key_stores },
 ];
