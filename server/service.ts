@@ -23,7 +23,8 @@ import { listenHttp } from './http/http-server.js';
 import { scheduleIdempotencyExpiry } from './idempotency/expire-idempotency-keys.js';
 import { OfferCodes } from './issuance/offer-codes.js';
 import { DEVELOPMENT_KEY_ENCRYPTION_KEY, KeyEncryption } from './keys/key-encryption.js';
-import { LocalKeyStore } from './keys/local-key-store.js';
+import { KeyStore } from './keys/key-store.js';
+import { openKeyVaults } from './keys/open-key-vaults.js';
 import { createLogger } from './logger.js';
 import { listenMetrics } from './metrics/metrics-server.js';
 import { metricsOf } from './metrics/service-metrics.js';
@@ -71,11 +72,29 @@ export async function startService(
   }
   const secret = config.KEY_ENCRYPTION_KEY ?? DEVELOPMENT_KEY_ENCRYPTION_KEY;
   const sealing = new KeyEncryption(secret);
-  const keys = new LocalKeyStore(orm, sealing, {
+  // KEY_STORE=pkcs11: logged in to the token now, or the start stops here naming the setting.
+  const vaults = await closingOnFailure(
+    () => openKeyVaults(config, sealing, logger),
+    async () => {
+      await caches.stop();
+      await orm.close();
+      await embedded?.stop();
+    },
+  );
+  const keys = new KeyStore(orm, vaults, {
     names: { issuerUrl: config.issuerUrl, verifierUrl: config.verifierUrl, organization: config.ISSUER_NAME },
     logger,
   });
-  await keys.ensureKeys();
+  await closingOnFailure(
+    () => keys.ensureKeys(),
+    async () => {
+      keys.stop();
+      vaults.close();
+      await caches.stop();
+      await orm.close();
+      await embedded?.stop();
+    },
+  );
   await ensureBuiltinConfigurations(orm.em.fork());
   const issuance = {
     signer: keys,
@@ -154,6 +173,7 @@ export async function startService(
     sql,
     logger,
     signer: keys,
+    keyStore: keys,
     jobs,
     issuance,
     shared,
@@ -199,12 +219,23 @@ export async function startService(
       if (redis?.status === 'ready') await redis.quit().catch(() => undefined);
       else redis?.disconnect();
       keys.stop();
+      vaults.close();
       await caches.stop();
       await orm.close();
       await embedded?.stop();
       logger.info('service stopped');
     },
   };
+}
+
+/** Runs a start step; when it throws, releases what was opened so far, then rethrows. */
+async function closingOnFailure<T>(step: () => T | Promise<T>, release: () => Promise<void>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    await release().catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Waits for `p`, but no longer than `ms`; `onTimeout` says so. Shutdown must finish. */

@@ -169,17 +169,15 @@ export class KeyStore implements Signer, KeyStoreStatus {
     const key = this.#active(purpose);
     const chosen = { ...(await this.#keyCertificates()).namesFor(purpose), ...names };
     const csr = await certificateSigningRequest(this.#timed(key), key.publicJwk as never, chosen);
-    await this.#orm.em
-      .fork()
-      .transactional((tx) =>
-        recordKeyEvent(tx, {
-          kid: key.kid,
-          purpose,
-          actor,
-          action: 'key.csr_created',
-          details: { subject: chosen.subject },
-        }),
-      );
+    await this.#orm.em.fork().transactional((tx) =>
+      recordKeyEvent(tx, {
+        kid: key.kid,
+        purpose,
+        actor,
+        action: 'key.csr_created',
+        details: { subject: chosen.subject },
+      }),
+    );
     return { kid: key.kid, purpose, names: chosen, csr };
   }
 
