@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import * as pkcs11 from 'pkcs11js';
+import pkcs11 from 'pkcs11js';
 import { unavailable } from '../../domain-errors.js';
 import { SettingError } from '../../setting-error.js';
 import type { Es256Sign, GeneratedKey, KeyMaterial, KeyVault, TokenKey } from '../key-vault.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import * as pkcs11 from 'pkcs11js';
+import pkcs11 from 'pkcs11js';
 import { unavailable } from '../../domain-errors.js';
 import { SettingError } from '../../setting-error.js';
 import { SessionPool } from './session-pool.js';
@@ -117,7 +117,8 @@ export class Pkcs11Token {
     const index = labels.indexOf(this.#settings.tokenLabel);
     if (index < 0) {
       this.#finalize();
-      const present = labels.length ? labels.map((l) => `"${l}"`).join(', ') : 'none';
+      const named = labels.filter(Boolean);
+      const present = named.length ? named.map((l) => `"${l}"`).join(', ') : 'none';
       throw new SettingError(
         'PKCS11_TOKEN_LABEL',
         `no token labelled "${this.#settings.tokenLabel}" (tokens present: ${present})`,
