@@ -3,8 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smtpMailbox } from '../support/mission/mailbox.js';
 import { Mission } from '../support/mission/mission.js';
 import { startSmtpCatcher } from '../support/smtp-catcher.js';
+import {
+  createSoftHsmToken,
+  type SoftHsmToken,
+  softHsmAvailable,
+  tokenPrivateKeys,
+} from '../support/softhsm-token.js';
 import { freePort } from '../support/spawned-service.js';
-import { createSoftHsmToken, type SoftHsmToken, softHsmAvailable, tokenPrivateKeys } from '../support/softhsm-token.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
@@ -76,7 +81,11 @@ describe.skipIf(!available)('the mission with every key in a PKCS#11 token', () 
     await mission.oidcLogin(wallet);
   }, 60_000);
 
-  it('issues, verifies and revokes the employee mdoc (document signer, status list CWT)', () => mission.mdocLifecycle(), 90_000);
+  it(
+    'issues, verifies and revokes the employee mdoc (document signer, status list CWT)',
+    () => mission.mdocLifecycle(),
+    90_000,
+  );
 
   it('seals the audit log with checkpoints that verify with the published audit keys', async () => {
     await mission.scimLifecycle();
@@ -84,9 +93,12 @@ describe.skipIf(!available)('the mission with every key in a PKCS#11 token', () 
   }, 60_000);
 
   it('keeps no private key in the database: every key and the development CA are in the token', async () => {
-    const keys = await rows<{ kid: string; key_store: string; private_key_enc: string | null; token_key: { id: string } }>(
-      'select kid, key_store, private_key_enc, token_key from signing_key',
-    );
+    const keys = await rows<{
+      kid: string;
+      key_store: string;
+      private_key_enc: string | null;
+      token_key: { id: string };
+    }>('select kid, key_store, private_key_enc, token_key from signing_key');
     expect(keys.length).toBeGreaterThanOrEqual(6);
     for (const key of keys) expect(key).toMatchObject({ key_store: 'pkcs11', private_key_enc: null });
     const [ca] = await rows<{ private_key_enc: string | null; token_key: { id: string } | null }>(
@@ -98,13 +110,17 @@ describe.skipIf(!available)('the mission with every key in a PKCS#11 token', () 
   });
 
   it('finds the same keys in the token after a restart, and signs with them', async () => {
-    const before = await rows<{ kid: string }>("select kid from signing_key where status = 'active' order by kid");
+    const before = await rows<{ kid: string }>(
+      "select kid from signing_key where status = 'active' order by kid",
+    );
     const { wallet } = await mission.issueUi();
     const tenant = mission.tenant;
     await t.stop();
     await start();
     mission.use(tenant);
-    const after = await rows<{ kid: string }>("select kid from signing_key where status = 'active' order by kid");
+    const after = await rows<{ kid: string }>(
+      "select kid from signing_key where status = 'active' order by kid",
+    );
     expect(after).toEqual(before);
     for (const purpose of ['issuer', 'oidc', 'audit'] as const)
       expect(before.map((r) => r.kid)).toContain(await t.service.context.signer.activeKid(purpose));

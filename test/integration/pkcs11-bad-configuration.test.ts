@@ -63,7 +63,9 @@ describe.skipIf(!available)('KEY_STORE=pkcs11 misconfigured', () => {
   it('a module that is not there names PKCS11_MODULE', async () => {
     const { code, output } = await start({ PKCS11_MODULE: '/usr/lib/nowhere/libpkcs11.so' });
     expect(code).toBe(1);
-    expect(output).toContain('credservice: PKCS11_MODULE: cannot load the PKCS#11 module /usr/lib/nowhere/libpkcs11.so');
+    expect(output).toContain(
+      'credservice: PKCS11_MODULE: cannot load the PKCS#11 module /usr/lib/nowhere/libpkcs11.so',
+    );
   });
 
   it('an unknown token label names PKCS11_TOKEN_LABEL and the tokens that are there', async () => {
