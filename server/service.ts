@@ -65,8 +65,11 @@ export async function startService(
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
 
   if (!config.KEY_ENCRYPTION_KEY) {
+    // With KEY_STORE=pkcs11 the signing keys are in the token, but other secrets are still sealed.
+    const sealed =
+      config.KEY_STORE === 'pkcs11' ? 'secrets (encryption keys, client secrets)' : 'signing keys';
     logger.warn(
-      '!!! KEY_ENCRYPTION_KEY is not set: signing keys are encrypted with a built-in development key, ' +
+      `!!! KEY_ENCRYPTION_KEY is not set: ${sealed} are encrypted with a built-in development key, ` +
         'which is as good as storing them in clear. Set KEY_ENCRYPTION_KEY in any real deployment. !!!',
     );
   }
