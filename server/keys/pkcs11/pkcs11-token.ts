@@ -108,7 +108,9 @@ export class Pkcs11Token {
   #connect(): void {
     const lib = this.#lib;
     try {
-      lib.C_Initialize();
+      // Signatures run on libuv's threads while the event loop starts others: without
+      // CKF_OS_LOCKING_OK a module may take no locks at all (SoftHSM's session maps then race).
+      lib.C_Initialize({ flags: pkcs11.CKF_OS_LOCKING_OK });
     } catch (err) {
       if ((err as { code?: number }).code !== pkcs11.CKR_CRYPTOKI_ALREADY_INITIALIZED) throw err;
     }
