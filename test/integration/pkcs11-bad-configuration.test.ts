@@ -2,9 +2,16 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSoftHsmToken, type SoftHsmToken, softHsmAvailable } from '../support/softhsm-token.js';
+import {
+  createSoftHsmToken,
+  replaceWithP384Key,
+  type SoftHsmToken,
+  softHsmAvailable,
+} from '../support/softhsm-token.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { startTestService } from '../support/test-service.js';
 
 /**
  * KEY_STORE=pkcs11 set up wrong: the service does not start, and says which setting is wrong and
@@ -87,4 +94,23 @@ describe.skipIf(!available)('KEY_STORE=pkcs11 misconfigured', () => {
     expect(code).toBe(1);
     expect(output).toContain('credservice: PKCS11_PIN_FILE: cannot read');
   });
+
+  it('a key of another curve under an expected label and CKA_ID names PKCS11_TOKEN_LABEL', async () => {
+    // A deployment on this token, whose issuer key is then swapped in the token for a P-384 key.
+    const deployment = await startTestService({ db, redis: false, env: token.env });
+    await deployment.stop();
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    const { rows } = await client.query<{ token_key: { label: string; id: string } }>(
+      "select token_key from signing_key where purpose = 'issuer' and status = 'active'",
+    );
+    await client.end();
+    const key = rows[0]?.token_key as { label: string; id: string };
+    await replaceWithP384Key(token, key);
+    const { code, output } = await start({});
+    expect(code).toBe(1);
+    expect(output).toContain(
+      `credservice: PKCS11_TOKEN_LABEL: the key under token "${token.label}", label "${key.label}", CKA_ID ${key.id} is not on the P-256 curve`,
+    );
+  }, 60_000);
 });

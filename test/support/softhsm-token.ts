@@ -124,3 +124,44 @@ export async function tokenPrivateKeys(token: SoftHsmToken): Promise<TokenPrivat
   );
   return JSON.parse(stdout) as TokenPrivateKey[];
 }
+
+/** Replaces a key's objects with a P-384 key pair under the same label and CKA_ID, as a mix-up would. */
+const REPLACE_WITH_P384 = `
+const p = require(process.argv[1]);
+const [, , module, tokenLabel, pin, label, idHex] = process.argv;
+const m = new p.PKCS11();
+m.load(module);
+m.C_Initialize();
+const slot = m.C_GetSlotList(true).find((s) => m.C_GetTokenInfo(s).label.trim() === tokenLabel);
+const session = m.C_OpenSession(slot, p.CKF_SERIAL_SESSION | p.CKF_RW_SESSION);
+m.C_Login(session, p.CKU_USER, pin);
+const id = Buffer.from(idHex, 'hex');
+m.C_FindObjectsInit(session, [{ type: p.CKA_LABEL, value: label }, { type: p.CKA_ID, value: id }]);
+for (const h of m.C_FindObjects(session, 10)) m.C_DestroyObject(session, h);
+m.C_FindObjectsFinal(session);
+const P384 = Buffer.from('06052b81040022', 'hex');
+m.C_GenerateKeyPair(session, { mechanism: p.CKM_EC_KEY_PAIR_GEN },
+  [{ type: p.CKA_TOKEN, value: true }, { type: p.CKA_EC_PARAMS, value: P384 }, { type: p.CKA_VERIFY, value: true }, { type: p.CKA_LABEL, value: label }, { type: p.CKA_ID, value: id }],
+  [{ type: p.CKA_TOKEN, value: true }, { type: p.CKA_PRIVATE, value: true }, { type: p.CKA_SIGN, value: true }, { type: p.CKA_LABEL, value: label }, { type: p.CKA_ID, value: id }]);
+m.C_Finalize();
+`;
+
+export async function replaceWithP384Key(
+  token: SoftHsmToken,
+  key: { label: string; id: string },
+): Promise<void> {
+  await run(
+    process.execPath,
+    [
+      '-e',
+      REPLACE_WITH_P384,
+      require.resolve('pkcs11js'),
+      SOFTHSM_MODULE,
+      token.label,
+      token.pin,
+      key.label,
+      key.id,
+    ],
+    { env: { ...process.env, SOFTHSM2_CONF: token.conf } },
+  );
+}
