@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidate } from '../cache/node-caches.js';
 import { conflict, notFound } from '../domain-errors.js';
 import type { Orm } from '../persistence/orm.js';
@@ -12,7 +13,7 @@ import { vaultOf } from './vault-of.js';
 async function changeKey(
   orm: Orm,
   kid: string,
-  change: (row: SigningKey, tx: Parameters<Parameters<Orm['em']['transactional']>[0]>[0]) => Promise<void>,
+  change: (row: SigningKey, tx: EntityManager) => Promise<void>,
 ) {
   const found = await orm.em.fork().findOne(SigningKey, { kid });
   if (!found) throw notFound(`signing key ${kid}`);

@@ -1,24 +1,23 @@
 import type { JWK } from 'jose';
 import type { Logger } from 'pino';
-import { invalidate, nodeCachesOf } from '../cache/node-caches.js';
+import { nodeCachesOf } from '../cache/node-caches.js';
 import type { Orm } from '../persistence/orm.js';
 import { type CertificateNames, DEFAULT_SERVICE_NAMES, type ServiceNames } from './certificate-names.js';
 import { certificateSigningRequest } from './certificate-signing-request.js';
 import { DevelopmentCa } from './development-ca.js';
+import { ensurePurposeKeys, warnAtStart } from './ensure-keys.js';
 import { es256SigningInput } from './es256-jws.js';
 import { generateSigningKey } from './generate-signing-key.js';
 import { importCertificateChain } from './import-certificate-chain.js';
-import { DEVELOPMENT_CERTIFICATES_WARNING, KeyCertificates } from './key-certificates.js';
+import { KeyCertificates } from './key-certificates.js';
 import { listKeyEvents, recordKeyEvent } from './key-events.js';
 import { destroySigningKey, retireSigningKey } from './key-retirement.js';
 import { KeyRing, type RingKey } from './key-ring.js';
 import { type KeyStoreStatus, SigningObservers } from './key-store-status.js';
 import type { KeyVaults } from './key-vault.js';
-import { materialOf } from './material-of.js';
 import type { Signer, SignJwtOptions } from './signer.js';
 import { KEY_PURPOSES, type KeyPurpose, SigningKey } from './signing-key.entity.js';
 import { KEYS_CHANGED, lockPurpose } from './signing-key-table.js';
-import { vaultOf } from './vault-of.js';
 
 const REFRESH_MS = 30_000;
 
@@ -62,37 +61,12 @@ export class KeyStore implements Signer, KeyStoreStatus {
   /** Every purpose gets an active key and every current key a chain; loads the ring, keeps it fresh. */
   async ensureKeys(): Promise<void> {
     const certificates = await this.#keyCertificates();
-    for (const purpose of KEY_PURPOSES) {
-      await this.#orm.em.fork().transactional(async (tx) => {
-        await lockPurpose(tx, purpose);
-        if (!(await tx.findOne(SigningKey, { purpose, status: 'active' })))
-          await generateSigningKey(tx, this.#vaults.configured, certificates, purpose, 'service');
-        const current = await tx.find(SigningKey, { purpose, status: { $ne: 'retired' } });
-        // A key that is not where its row says, or not a P-256 key, stops the start with the reason.
-        for (const row of current)
-          await vaultOf(this.#vaults, row.keyStore, `signing key ${row.kid}`).check(
-            row.kid,
-            materialOf(row),
-            row.publicJwk,
-          );
-        if (await certificates.renewDevelopmentChains(current)) await invalidate(tx, KEYS_CHANGED);
-      });
-    }
+    await ensurePurposeKeys(this.#orm, this.#vaults, certificates);
     await this.refresh();
-    const development = KEY_PURPOSES.filter((p) => this.#ring.active(p)?.certificateSource === 'development');
-    const elsewhere = KEY_PURPOSES.filter((p) => this.#ring.active(p)?.keyStore !== this.kind);
-    if (!this.#timer && development.length)
-      this.#options.logger?.warn(
-        { purposes: development, root: certificates.ca.root.subject },
-        DEVELOPMENT_CERTIFICATES_WARNING,
-      );
-    if (!this.#timer && elsewhere.length)
-      this.#options.logger?.warn(
-        { purposes: elsewhere, key_store: this.kind },
-        `active keys are not in the configured key store (KEY_STORE=${this.kind}): move them with npm run cli -- keys rotate --all`,
-      );
-    if (!this.#timer)
+    if (!this.#timer) {
+      warnAtStart(this.#options.logger, this.#ring, this.kind, certificates);
       nodeCachesOf(this.#orm)?.watch(KEYS_CHANGED, () => void this.refresh().catch(() => undefined));
+    }
     this.#timer ??= setInterval(() => this.refresh().catch(() => undefined), REFRESH_MS).unref();
   }
 
