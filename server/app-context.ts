@@ -4,6 +4,7 @@ import type { JobDispatcher } from '../workers/job-dispatcher.js';
 import type { Config } from './config.js';
 import type { SharedState } from './ephemeral/shared-state.js';
 import type { IssuanceServices } from './issuance/create-issuance.js';
+import type { KeyStoreStatus } from './keys/key-store-status.js';
 import type { Signer } from './keys/signer.js';
 import type { Orm } from './persistence/orm.js';
 import type { Sql } from './persistence/sql.js';
@@ -17,6 +18,8 @@ export interface AppContext {
   sql: Sql;
   logger: Logger;
   signer: Signer;
+  /** Where signing keys are made and whether that store answers: readiness and metrics read it. */
+  keyStore: KeyStoreStatus;
   jobs: JobDispatcher;
   issuance: IssuanceServices;
   verifier: VerifierServices;

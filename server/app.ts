@@ -37,7 +37,7 @@ import { requireHttps, securityHeaders } from './http/transport-security.js';
 import { whoAmIRoutes } from './integrator/whoami.routes.js';
 import { issuanceRoutes } from './issuance/issuance.routes.js';
 import { adminKeyRoutes } from './keys/admin-key.routes.js';
-import type { LocalKeyStore } from './keys/local-key-store.js';
+import type { KeyStore } from './keys/key-store.js';
 import { metricsOf } from './metrics/service-metrics.js';
 import { oauthErrorRenderer } from './oid4vci/oauth-error-renderer.js';
 import { mountOid4vci } from './oid4vci/oid4vci.endpoints.js';
@@ -66,7 +66,7 @@ import { tenantWebhookRoutes } from './webhooks/tenant-webhook.routes.js';
 const s = initServer();
 
 /** Assembles the HTTP service: guards per audience, the contract's routes, one error renderer each. */
-export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
+export function createApp(ctx: AppContext & { keys: KeyStore }): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.config.TRUST_PROXY);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConsoleEnv } from './console/console-env.js';
 import { isLoopbackUrl, TrustProxySetting } from './http/trust-proxy-setting.js';
+import { KeyStoreEnv, keyStoreSettingErrors } from './keys/pkcs11/key-store-settings.js';
 import { MetricsEnv } from './metrics/metrics-settings.js';
 import { ClientAttestationEnv } from './oid4vci/client-attestation/client-attestation-settings.js';
 import { DpopEnv } from './oid4vci/dpop/dpop-settings.js';
@@ -23,6 +24,7 @@ const EnvSchema = z.object({
   ...ClientAttestationEnv.shape,
   ...TrustListEnv.shape,
   ...ConsoleEnv.shape,
+  ...KeyStoreEnv.shape,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   ROLE: z.enum(['api', 'worker', 'all']).default('all'),
@@ -92,6 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`invalid configuration: ${fields}`);
   }
   const e = parsed.data;
+  const keyStoreErrors = keyStoreSettingErrors(e);
+  if (keyStoreErrors.length) throw new Error(`invalid configuration: ${keyStoreErrors.join('; ')}`);
   const publicUrl = trimSlash(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
   return {
     ...e,

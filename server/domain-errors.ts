@@ -3,7 +3,7 @@
  * kind that says what went wrong) and knows nothing of HTTP: each audience's renderer maps it to its
  * own format (problem+json for the integrator and admin APIs, OAuth errors, SCIM errors).
  */
-export type DomainErrorKind = 'invalid' | 'not-found' | 'conflict';
+export type DomainErrorKind = 'invalid' | 'not-found' | 'conflict' | 'unavailable';
 
 export interface FieldError {
   field: string;
@@ -31,3 +31,10 @@ export const notFound = (what: string) => new DomainError('not-found', 'not-foun
 
 /** The request contradicts the current state (a duplicate, a transition that is not allowed). */
 export const conflict = (detail: string, code = 'conflict') => new DomainError('conflict', code, detail);
+
+/**
+ * A dependency the request needs is gone for now (the key store's token or its daemon): a 503 in
+ * every audience's format (`temporarily_unavailable` for OAuth), to be tried again later.
+ */
+export const unavailable = (detail: string, code = 'unavailable') =>
+  new DomainError('unavailable', code, detail);

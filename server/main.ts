@@ -1,6 +1,7 @@
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startService } from './service.js';
+import { SettingError } from './setting-error.js';
 
 /** `npm start`: one node of the service, as ROLE says; SIGTERM or SIGINT drains it and exits 0. */
 const config = (() => {
@@ -37,6 +38,10 @@ try {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 } catch (err) {
-  logger.fatal({ err }, 'failed to start');
+  // A setting found wrong while starting (a token's PIN, its label): which and why, no stack trace.
+  if (err instanceof SettingError) {
+    logger.fatal({ setting: err.setting }, `failed to start: ${err.message}`);
+    console.error(`credservice: ${err.message}`);
+  } else logger.fatal({ err }, 'failed to start');
   process.exit(1);
 }

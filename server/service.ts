@@ -23,7 +23,8 @@ import { listenHttp } from './http/http-server.js';
 import { scheduleIdempotencyExpiry } from './idempotency/expire-idempotency-keys.js';
 import { OfferCodes } from './issuance/offer-codes.js';
 import { DEVELOPMENT_KEY_ENCRYPTION_KEY, KeyEncryption } from './keys/key-encryption.js';
-import { LocalKeyStore } from './keys/local-key-store.js';
+import { KeyStore } from './keys/key-store.js';
+import { openKeyVaults } from './keys/open-key-vaults.js';
 import { createLogger } from './logger.js';
 import { listenMetrics } from './metrics/metrics-server.js';
 import { metricsOf } from './metrics/service-metrics.js';
@@ -64,18 +65,39 @@ export async function startService(
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
 
   if (!config.KEY_ENCRYPTION_KEY) {
+    // With KEY_STORE=pkcs11 the signing keys are in the token, but other secrets are still sealed.
+    const sealed =
+      config.KEY_STORE === 'pkcs11' ? 'secrets (encryption keys, client secrets)' : 'signing keys';
     logger.warn(
-      '!!! KEY_ENCRYPTION_KEY is not set: signing keys are encrypted with a built-in development key, ' +
+      `!!! KEY_ENCRYPTION_KEY is not set: ${sealed} are encrypted with a built-in development key, ` +
         'which is as good as storing them in clear. Set KEY_ENCRYPTION_KEY in any real deployment. !!!',
     );
   }
   const secret = config.KEY_ENCRYPTION_KEY ?? DEVELOPMENT_KEY_ENCRYPTION_KEY;
   const sealing = new KeyEncryption(secret);
-  const keys = new LocalKeyStore(orm, sealing, {
+  // KEY_STORE=pkcs11: logged in to the token now, or the start stops here naming the setting.
+  const vaults = await closingOnFailure(
+    () => openKeyVaults(config, sealing, logger),
+    async () => {
+      await caches.stop();
+      await orm.close();
+      await embedded?.stop();
+    },
+  );
+  const keys = new KeyStore(orm, vaults, {
     names: { issuerUrl: config.issuerUrl, verifierUrl: config.verifierUrl, organization: config.ISSUER_NAME },
     logger,
   });
-  await keys.ensureKeys();
+  await closingOnFailure(
+    () => keys.ensureKeys(),
+    async () => {
+      keys.stop();
+      vaults.close();
+      await caches.stop();
+      await orm.close();
+      await embedded?.stop();
+    },
+  );
   await ensureBuiltinConfigurations(orm.em.fork());
   const issuance = {
     signer: keys,
@@ -154,6 +176,7 @@ export async function startService(
     sql,
     logger,
     signer: keys,
+    keyStore: keys,
     jobs,
     issuance,
     shared,
@@ -199,12 +222,23 @@ export async function startService(
       if (redis?.status === 'ready') await redis.quit().catch(() => undefined);
       else redis?.disconnect();
       keys.stop();
+      vaults.close();
       await caches.stop();
       await orm.close();
       await embedded?.stop();
       logger.info('service stopped');
     },
   };
+}
+
+/** Runs a start step; when it throws, releases what was opened so far, then rethrows. */
+async function closingOnFailure<T>(step: () => T | Promise<T>, release: () => Promise<void>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    await release().catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Waits for `p`, but no longer than `ms`; `onTimeout` says so. Shutdown must finish. */

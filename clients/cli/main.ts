@@ -34,7 +34,11 @@ const USAGE = `usage: npm run cli -- <command>
   audit list <tenant id> [--action A] [--since T] [--until T] [--after N] [--limit N]
   audit verify <tenant id>
   keys list
-  keys rotate <issuer|status-list|verifier|oidc>
+  keys rotate <issuer|document-signer|status-list|verifier|oidc|audit>
+  keys rotate --all            (every purpose, into the configured KEY_STORE: software keys to an HSM)
+  keys retire <kid>            (a retiring key: no longer published or used)
+  keys destroy <kid>           (a retired key's private part, for good: C_DestroyObject in a token)
+  keys events [kid]
   keys csr <purpose> [--subject "CN=…, O=…"] [--dns-name N]… [--ip-address A]… [--uri U]… [--out file.csr]
   keys import-chain <kid> <chain.pem>
   keys development-ca [--out root.pem]
@@ -89,6 +93,7 @@ const { positionals, values } = parseArgs({
     root: { type: 'string' },
     'approval-required': { type: 'string' },
     'approval-power': { type: 'string' },
+    all: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -185,9 +190,16 @@ async function run(): Promise<{ status: number; body: unknown }> {
     case 'keys list':
       return admin.listSigningKeys();
     case 'keys rotate':
+      if (values.all) return admin.rotateAllSigningKeys();
       return admin.rotateSigningKey({
-        params: { purpose: need(id, 'purpose') as 'issuer' },
+        params: { purpose: need(id, 'purpose (or --all)') as 'issuer' },
       });
+    case 'keys retire':
+      return admin.retireSigningKey({ params: { kid: need(id, 'kid') } });
+    case 'keys destroy':
+      return admin.destroySigningKey({ params: { kid: need(id, 'kid') } });
+    case 'keys events':
+      return admin.listSigningKeyEvents({ query: id ? { kid: id } : {} });
     case 'keys csr': {
       const res = await admin.createCertificateSigningRequest({
         params: { purpose: need(id, 'purpose') as 'issuer' },

@@ -26,6 +26,8 @@ import {
   DevelopmentCaInfo,
   KeyPurpose,
   Kid,
+  SigningKeyEventList,
+  SigningKeyEventQuery,
   SigningKeyInfo,
   SigningKeyList,
 } from './signing-key.js';
@@ -255,8 +257,46 @@ export const adminContract = c.router(
       path: '/keys/:purpose/rotate',
       pathParams: z.object({ purpose: KeyPurpose }),
       body: c.noBody(),
-      responses: { 201: SigningKeyInfo, 400: ProblemDetails, 401: ProblemDetails },
+      responses: { 201: SigningKeyInfo, 400: ProblemDetails, 401: ProblemDetails, 503: ProblemDetails },
       summary: 'Make a new active key for a purpose; the previous one keeps verifying as retiring',
+    },
+    rotateAllSigningKeys: {
+      method: 'POST',
+      path: '/keys/rotate-all',
+      body: c.noBody(),
+      responses: { 201: SigningKeyList, 401: ProblemDetails, 503: ProblemDetails },
+      summary:
+        'Rotate every purpose into the configured key store (how software keys move to an HSM); old keys stay published as retiring',
+    },
+    retireSigningKey: {
+      method: 'POST',
+      path: '/keys/:kid/retire',
+      pathParams: z.object({ kid: Kid }),
+      body: c.noBody(),
+      responses: { 200: SigningKeyInfo, 401: ProblemDetails, 404: ProblemDetails, 409: ProblemDetails },
+      summary: 'Stop publishing and using a retiring key (the active key cannot be retired: rotate first)',
+    },
+    destroySigningKey: {
+      method: 'POST',
+      path: '/keys/:kid/destroy',
+      pathParams: z.object({ kid: Kid }),
+      body: c.noBody(),
+      responses: {
+        200: SigningKeyInfo,
+        401: ProblemDetails,
+        404: ProblemDetails,
+        409: ProblemDetails,
+        503: ProblemDetails,
+      },
+      summary:
+        'Destroy a retired key’s private part for good (C_DestroyObject in the token; the sealed copy of a local key)',
+    },
+    listSigningKeyEvents: {
+      method: 'GET',
+      path: '/keys/events',
+      query: SigningKeyEventQuery,
+      responses: { 200: SigningKeyEventList, 400: ProblemDetails, 401: ProblemDetails },
+      summary: 'The life of the signing keys: generated, rotated, CSR, chain imported, retired, destroyed',
     },
     getDevelopmentCa: {
       method: 'GET',
@@ -270,7 +310,12 @@ export const adminContract = c.router(
       path: '/keys/:purpose/csr',
       pathParams: z.object({ purpose: KeyPurpose }),
       body: CertificateSigningRequestInput,
-      responses: { 200: CertificateSigningRequestCreated, 400: ProblemDetails, 401: ProblemDetails },
+      responses: {
+        200: CertificateSigningRequestCreated,
+        400: ProblemDetails,
+        401: ProblemDetails,
+        503: ProblemDetails,
+      },
       summary: 'A PKCS#10 request for the active key of a purpose, for a CA to certify',
     },
     importCertificateChain: {

@@ -19,9 +19,47 @@ export const SigningKeyInfo = z.object({
   certificate_chain: z
     .array(z.string())
     .describe('The `x5c` of the key: base64 DER, leaf first, trust anchor left out'),
+  key_store: z
+    .enum(['local', 'pkcs11'])
+    .describe('Where the private key is: sealed in the database (local), or inside a PKCS#11 token'),
+  token_key: z
+    .object({ label: z.string(), id: z.string() })
+    .nullable()
+    .describe('How the token finds a PKCS#11 key: its CKA_LABEL and CKA_ID (hex); null for a local key'),
+  retired_at: z.string().datetime().nullable(),
+  destroyed_at: z
+    .string()
+    .datetime()
+    .nullable()
+    .describe(
+      'When the private key was destroyed (C_DestroyObject in a token); the public part stays listed',
+    ),
 });
 
 export const SigningKeyList = z.object({ items: z.array(SigningKeyInfo) });
+
+export const SigningKeyEvent = z.object({
+  id: z.number().int(),
+  kid: z.string(),
+  purpose: KeyPurpose,
+  action: z.enum([
+    'key.generated',
+    'key.rotated',
+    'key.csr_created',
+    'key.chain_imported',
+    'key.retired',
+    'key.destroyed',
+  ]),
+  actor: z.string().describe('`admin` for the admin API, `service` for keys a node made at start'),
+  details: z.record(z.unknown()),
+  created_at: z.string().datetime(),
+});
+
+export const SigningKeyEventList = z.object({ items: z.array(SigningKeyEvent) });
+
+export const SigningKeyEventQuery = z
+  .object({ kid: Kid.optional().describe('Only the events of this key') })
+  .strict();
 
 const DnsName = z
   .string()

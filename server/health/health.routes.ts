@@ -13,6 +13,11 @@ const WITHOUT_REDIS = [
   'rate limits are counted per node',
 ];
 
+/** What does not work while the key store (a PKCS#11 token) is gone; it comes back by itself. */
+const WITHOUT_KEY_STORE = [
+  'requests that need a signature (credentials, tokens with signed nonces, ID tokens, request objects, status lists) are refused with 503 until the key store answers again',
+];
+
 type Check = 'ok' | 'failed' | 'not configured';
 
 const within = <T>(p: Promise<T>): Promise<Check> => {
@@ -31,9 +36,10 @@ const within = <T>(p: Promise<T>): Promise<Check> => {
 /**
  * Liveness says the process runs. Readiness tells a load balancer whether to send this node requests:
  * yes while its database answers, since every request needs it and nothing else. Redis down is a
- * degradation shown in the detail, not a reason to take every api node out at once.
+ * degradation shown in the detail, not a reason to take every api node out at once; so is a key
+ * store that stopped answering (every node shares it, and it is reconnected without a restart).
  */
-export function healthRoutes(ctx: Pick<AppContext, 'orm' | 'redis'>) {
+export function healthRoutes(ctx: Pick<AppContext, 'orm' | 'redis' | 'keyStore'>) {
   return s.router(healthContract, {
     live: async () => ({ status: 200, body: { status: 'ok' } }),
     ready: async () => {
@@ -41,10 +47,14 @@ export function healthRoutes(ctx: Pick<AppContext, 'orm' | 'redis'>) {
         within(ctx.orm.em.fork().execute('select 1')),
         ctx.redis ? within(ctx.redis.ping()) : Promise.resolve<Check>('not configured'),
       ]);
-      const checks = { database, redis };
+      const keyStore: Check = ctx.keyStore.health().up ? 'ok' : 'failed';
+      const checks = { database, redis, key_store: keyStore };
       if (database !== 'ok') return { status: 503, body: { status: 'unavailable', checks } };
-      if (redis === 'failed')
-        return { status: 200, body: { status: 'degraded', checks, degraded: WITHOUT_REDIS } };
+      const degraded = [
+        ...(redis === 'failed' ? WITHOUT_REDIS : []),
+        ...(keyStore === 'failed' ? WITHOUT_KEY_STORE : []),
+      ];
+      if (degraded.length) return { status: 200, body: { status: 'degraded', checks, degraded } };
       return { status: 200, body: { status: 'ok', checks } };
     },
   });

@@ -13,8 +13,12 @@ import {
 } from './problem.js';
 import { fieldErrors } from './zod-errors.js';
 
+export const RETRY_AFTER_SECONDS = '5';
+
 export function sendProblem(res: Response, problem: Problem): void {
   if (problem.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+  // A dependency is gone for now (RFC 9110 section 10.2.3): a client may come back shortly.
+  if (problem.status === 503) res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
   res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem.toJSON()));
 }
 

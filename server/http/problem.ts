@@ -69,11 +69,12 @@ function describe(errors: { field: string; message: string }[]): string {
   return errors.map((e) => `${e.field}: ${e.message}`).join('; ');
 }
 
-const DOMAIN_STATUS = { invalid: 400, 'not-found': 404, conflict: 409 } as const;
+const DOMAIN_STATUS = { invalid: 400, 'not-found': 404, conflict: 409, unavailable: 503 } as const;
 const DOMAIN_TITLE = {
   invalid: 'The request is not valid',
   'not-found': 'Not found',
   conflict: 'Conflict',
+  unavailable: 'Temporarily unavailable',
 } as const;
 
 /** A domain error as the integrator and admin APIs show it. */

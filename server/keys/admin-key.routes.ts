@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { adminContract } from '../../contract/admin/admin-contract.js';
-import type { LocalKeyStore } from './local-key-store.js';
+import type { KeyStore } from './key-store.js';
 import type { SigningKey } from './signing-key.entity.js';
 import { certificateOf } from './x509-support.js';
 
@@ -15,9 +15,13 @@ const keyView = (k: SigningKey) => ({
   created_at: k.createdAt.toISOString(),
   certificate_source: k.certificateSource ?? null,
   certificate_chain: k.certificateChain ?? [],
+  key_store: k.keyStore,
+  token_key: k.tokenKey ?? null,
+  retired_at: k.retiredAt?.toISOString() ?? null,
+  destroyed_at: k.destroyedAt?.toISOString() ?? null,
 });
 
-export function adminKeyRoutes(keys: LocalKeyStore) {
+export function adminKeyRoutes(keys: KeyStore) {
   return {
     listSigningKeys: s.route(adminContract.listSigningKeys, async () => ({
       status: 200,
@@ -26,6 +30,32 @@ export function adminKeyRoutes(keys: LocalKeyStore) {
     rotateSigningKey: s.route(adminContract.rotateSigningKey, async ({ params }) => ({
       status: 201,
       body: keyView(await keys.rotate(params.purpose)),
+    })),
+    rotateAllSigningKeys: s.route(adminContract.rotateAllSigningKeys, async () => ({
+      status: 201,
+      body: { items: (await keys.rotateAll()).map(keyView) },
+    })),
+    retireSigningKey: s.route(adminContract.retireSigningKey, async ({ params }) => ({
+      status: 200,
+      body: keyView(await keys.retire(params.kid)),
+    })),
+    destroySigningKey: s.route(adminContract.destroySigningKey, async ({ params }) => ({
+      status: 200,
+      body: keyView(await keys.destroy(params.kid)),
+    })),
+    listSigningKeyEvents: s.route(adminContract.listSigningKeyEvents, async ({ query }) => ({
+      status: 200,
+      body: {
+        items: (await keys.events(query.kid)).map((e) => ({
+          id: e.id,
+          kid: e.kid,
+          purpose: e.purpose,
+          action: e.action,
+          actor: e.actor,
+          details: e.details,
+          created_at: e.createdAt.toISOString(),
+        })),
+      },
     })),
     getDevelopmentCa: s.route(adminContract.getDevelopmentCa, async () => {
       const root = certificateOf(await keys.developmentRoot());

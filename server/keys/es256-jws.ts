@@ -61,6 +61,10 @@ export function es256Verifies(
   }
 }
 
+/** `<header>.<payload>` of a compact ES256 JWS, what its signature covers; `alg` is set here. */
+export const es256SigningInput = (header: Record<string, unknown>, payload: unknown): string =>
+  `${encode({ ...header, alg: 'ES256' })}.${encode(payload)}`;
+
 /** A compact JWS of `payload` signed with an ES256 private key; `alg` is set here. */
 export function signEs256(key: KeyObject, header: Record<string, unknown>, payload: unknown): string {
   const input = `${encode({ ...header, alg: 'ES256' })}.${encode(payload)}`;

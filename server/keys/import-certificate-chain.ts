@@ -2,8 +2,12 @@ import { invalidate } from '../cache/node-caches.js';
 import { conflict, notFound } from '../domain-errors.js';
 import type { Orm } from '../persistence/orm.js';
 import type { KeyCertificates } from './key-certificates.js';
+import { recordKeyEvent } from './key-events.js';
 import { SigningKey } from './signing-key.entity.js';
 import { KEYS_CHANGED, lockPurpose } from './signing-key-table.js';
+import { certificateOf } from './x509-support.js';
+
+const subjectOf = (base64: string) => certificateOf(base64).subject;
 
 /**
  * Stores a CA's PEM chain as the `x5c` of key `kid` once it is checked (a 400 problem when it does
@@ -14,6 +18,7 @@ export async function importCertificateChain(
   certificates: KeyCertificates,
   kid: string,
   pem: string,
+  actor: string,
 ): Promise<SigningKey> {
   const found = await orm.em.fork().findOne(SigningKey, { kid });
   if (!found) throw notFound(`signing key ${kid}`);
@@ -22,6 +27,15 @@ export async function importCertificateChain(
     const current = await tx.findOne(SigningKey, { kid });
     if (!current || current.status === 'retired') throw conflict(`signing key ${kid} is retired`);
     await certificates.importChain(current, pem);
+    await recordKeyEvent(tx, {
+      kid,
+      purpose: current.purpose,
+      actor,
+      action: 'key.chain_imported',
+      details: {
+        subject: current.certificateChain?.length ? subjectOf(current.certificate as string) : null,
+      },
+    });
     await invalidate(tx, KEYS_CHANGED);
     return current;
   });

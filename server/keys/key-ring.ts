@@ -1,14 +1,17 @@
-import { createPrivateKey, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
-import type { KeyEncryption } from './key-encryption.js';
+import type { Es256Sign, KeyStoreKind, KeyVaults } from './key-vault.js';
+import { materialOf } from './material-of.js';
 import type { CertificateSource, KeyPurpose, SigningKey } from './signing-key.entity.js';
+import { vaultOf } from './vault-of.js';
 
 export interface RingKey {
   kid: string;
   purpose: KeyPurpose;
   status: SigningKey['status'];
   publicJwk: JWK;
-  privateKey: KeyObject;
+  /** Where the private part is, and the function that signs with it there. */
+  keyStore: KeyStoreKind;
+  sign: Es256Sign;
   /** The `x5c` of the key (leaf first, no trust anchor); empty until it has a certificate. */
   chain: string[];
   certificateSource: CertificateSource | null;
@@ -16,7 +19,8 @@ export interface RingKey {
 }
 
 /**
- * Every current signing key, decrypted once into a non-exportable KeyObject and held in memory.
+ * Every current signing key with its signing function (a software key decrypted once into a
+ * non-exportable KeyObject, a token's key by reference) held in memory.
  * Signing, the active kid, the published JWKS and certificates are answered from here, so a
  * request never needs a database connection for them (one holding a transaction would otherwise
  * wait on a second connection). The ring is replaced as a whole when the table changes.
@@ -32,8 +36,8 @@ export class KeyRing {
     return new KeyRing([]);
   }
 
-  /** Builds the ring from rows, reusing already-decrypted keys of `previous`. */
-  static from(rows: SigningKey[], encryption: KeyEncryption, previous: KeyRing): KeyRing {
+  /** Builds the ring from rows, reusing the signing functions (decrypted keys) of `previous`. */
+  static from(rows: SigningKey[], vaults: KeyVaults, previous: KeyRing): KeyRing {
     return new KeyRing(
       rows
         .filter((r) => r.status !== 'retired')
@@ -45,9 +49,10 @@ export class KeyRing {
           chain: r.certificateChain ?? (r.certificate ? [r.certificate] : []),
           certificateSource: r.certificateSource ?? null,
           createdAt: r.createdAt,
-          privateKey:
-            previous.#byKid.get(r.kid)?.privateKey ??
-            createPrivateKey({ key: encryption.open(r.privateKeyEnc, r.kid), format: 'der', type: 'pkcs8' }),
+          keyStore: r.keyStore,
+          sign:
+            previous.#byKid.get(r.kid)?.sign ??
+            vaultOf(vaults, r.keyStore, `signing key ${r.kid}`).signerOf(r.kid, materialOf(r)),
         })),
     );
   }

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { KEY_STORE_KINDS, type TokenKey } from './key-vault.js';
 
 /** `document-signer`: the mdoc Document Signer (ISO 18013-5 Annex B) that signs every MSO. */
 export const KEY_PURPOSES = [
@@ -16,7 +17,10 @@ export type KeyStatus = (typeof KEY_STATUSES)[number];
 export const CERTIFICATE_SOURCES = ['development', 'imported'] as const;
 export type CertificateSource = (typeof CERTIFICATE_SOURCES)[number];
 
-/** An ES256 key. The private part is stored only as AES-256-GCM ciphertext under KEY_ENCRYPTION_KEY. */
+/**
+ * An ES256 key. A software key's private part is stored only as AES-256-GCM ciphertext under
+ * KEY_ENCRYPTION_KEY; a PKCS#11 key's never leaves the token, the row keeps its label and CKA_ID.
+ */
 export const SigningKey = defineEntity({
   name: 'SigningKey',
   tableName: 'signing_key',
@@ -25,7 +29,11 @@ export const SigningKey = defineEntity({
     purpose: p.enum(KEY_PURPOSES),
     alg: p.string(),
     publicJwk: p.json<Record<string, string>>(),
-    privateKeyEnc: p.text(),
+    privateKeyEnc: p.text().nullable(),
+    keyStore: p.enum(KEY_STORE_KINDS).default('local'),
+    tokenKey: p.json<TokenKey>().nullable(),
+    /** When a retired key's private part was destroyed (its row stays, for the record). */
+    destroyedAt: p.datetime().nullable(),
     status: p.enum(KEY_STATUSES),
     createdAt: p.datetime().onCreate(() => new Date()),
     retiredAt: p.datetime().nullable(),

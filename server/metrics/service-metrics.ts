@@ -5,6 +5,7 @@ import { bearerSecretCheck } from '../tenants/token-auth.js';
 import { dependencyMetrics } from './dependency-metrics.js';
 import { domainMetrics } from './domain-metrics.js';
 import { httpMetrics } from './http-metrics.js';
+import { keyStoreMetrics } from './key-store-metrics.js';
 import { queueMetrics } from './queue-metrics.js';
 import { stateMetrics } from './state-metrics.js';
 
@@ -17,7 +18,7 @@ export interface ServiceMetrics {
   stop(): Promise<void>;
 }
 
-type MetricsContext = Pick<AppContext, 'config' | 'orm' | 'logger' | 'redis'>;
+type MetricsContext = Pick<AppContext, 'config' | 'orm' | 'logger' | 'redis' | 'keyStore'>;
 
 /** One registry per running service (tests run several in one process), found through its ORM. */
 const perService = new WeakMap<object, ServiceMetrics>();
@@ -37,6 +38,7 @@ function createMetrics(ctx: MetricsContext): ServiceMetrics {
   collectDefaultMetrics({ register: registry });
   stateMetrics(registry, ctx.logger, () => ctx.orm.em.fork());
   dependencyMetrics(registry, () => ctx.orm.em.fork(), ctx.redis);
+  keyStoreMetrics(registry, ctx.keyStore);
   // On the ORM's own event manager, so only this service's transactions count here.
   ctx.orm.em.getEventManager().registerSubscriber(domainMetrics(registry));
   const stopQueues = ctx.redis

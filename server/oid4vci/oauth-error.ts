@@ -38,6 +38,8 @@ export const invalidNotificationId = (d: string) => new OAuthError(400, 'invalid
 export const invalidNotificationRequest = (d: string) =>
   new OAuthError(400, 'invalid_notification_request', d);
 export const notFoundError = (d: string) => new OAuthError(404, 'not_found', d);
+export const temporarilyUnavailable = (d: string) =>
+  new OAuthError(503, 'temporarily_unavailable', d, { headers: { 'Retry-After': '5' } });
 export const serverError = () =>
   new OAuthError(500, 'server_error', 'the request could not be completed; it changed nothing');
 

@@ -37,7 +37,7 @@ export function scimRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'logger
   return router;
 }
 
-const SCIM_STATUS = { invalid: 400, 'not-found': 404, conflict: 409 } as const;
+const SCIM_STATUS = { invalid: 400, 'not-found': 404, conflict: 409, unavailable: 503 } as const;
 
 /** A domain error in SCIM's format (RFC 7644 §3.12): a broken rule is an invalidValue. */
 const scimErrorOfDomain = (e: DomainError) =>

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { auditSealingBench } from './audit-sealing.bench.js';
+import { keyStoreBench } from './key-store.bench.js';
 import { soakBench } from './soak.bench.js';
 import { sseBench } from './sse.bench.js';
 import { statusListBench } from './status-list.bench.js';
@@ -17,7 +18,8 @@ import { throughputBench } from './throughput.bench.js';
  *   --profile   a V8 CPU profile of the service per figure, of its measured window only
  *               (under --profile-dir, default in the temporary directory; see profile-summary.ts)
  * Suites: throughput (the issue's figures against the minimal pipeline), status-list, audit-sealing
- * (sealing lag after a burst), sse, and soak
+ * (sealing lag after a burst), sse, key-store (the credential endpoint with software keys and with
+ * keys in a SoftHSM token, side by side), and soak
  * (RSS after 100,000 requests), which runs only when named.
  */
 const { values, positionals } = parseArgs({
@@ -47,9 +49,10 @@ const suites: Record<string, () => Promise<unknown>> = {
   'audit-sealing': () => auditSealingBench(options.quick ? 200 : 1000),
   sse: () => sseBench(options),
   soak: () => soakBench(options),
+  'key-store': () => keyStoreBench(options),
 };
 /** Run when no suite is named; soak (100,000 requests) only when asked for. */
-const DEFAULT_SUITES = ['throughput', 'status-list', 'audit-sealing', 'sse'];
+const DEFAULT_SUITES = ['throughput', 'status-list', 'audit-sealing', 'sse', 'key-store'];
 const chosen = positionals.length ? positionals : DEFAULT_SUITES;
 const results: Record<string, unknown> = {};
 for (const name of chosen) {

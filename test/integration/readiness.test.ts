@@ -67,7 +67,7 @@ describe('readiness', () => {
   it('is not ready while the database refuses connections, and ready again once it takes them', async () => {
     expect(await ready(t)).toEqual({
       status: 200,
-      body: { status: 'ok', checks: { database: 'ok', redis: 'ok' } },
+      body: { status: 'ok', checks: { database: 'ok', redis: 'ok', key_store: 'ok' } },
     });
     const name = new URL(t.db.url).pathname.slice(1);
     const admin = new pg.Client({ connectionString: inject('databaseUrl') });

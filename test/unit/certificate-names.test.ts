@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { certificateNamesFor, sameNames } from '../../server/keys/certificate-names.js';
 import { certificateSigningRequest } from '../../server/keys/certificate-signing-request.js';
@@ -38,7 +38,7 @@ describe('certificate names of a key', () => {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const names = certificateNamesFor('verifier', service('[::1]'));
     const pem = await certificateSigningRequest(
-      privateKey,
+      async (data) => sign('sha256', data, { key: privateKey, dsaEncoding: 'ieee-p1363' }),
       publicKey.export({ format: 'jwk' }) as Record<string, string>,
       names,
     );

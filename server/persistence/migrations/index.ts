@@ -35,6 +35,7 @@ import { Migration20261127000400_transaction_data_types } from './Migration20261
 import { Migration20261127000500_credential_encryption } from './Migration20261127000500_credential_encryption.js';
 import { Migration20261127000600_deferred_issuance } from './Migration20261127000600_deferred_issuance.js';
 import { Migration20261128000100_companion_credentials } from './Migration20261128000100_companion_credentials.js';
+import { Migration20261128001000_key_stores } from './Migration20261128001000_key_stores.js';
 import { Migration20261128002000_holder_sign_in_presentation } from './Migration20261128002000_holder_sign_in_presentation.js';
 import { Migration20261128003000_provisioning_approval } from './Migration20261128003000_provisioning_approval.js';
 import { Migration20261128004100_console } from './Migration20261128004100_console.js';
@@ -101,6 +102,7 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261128000100_companion_credentials',
     class: Migration20261128000100_companion_credentials,
   },
+  { name: 'Migration20261128001000_key_stores', class: Migration20261128001000_key_stores },
   {
     name: 'Migration20261128002000_holder_sign_in_presentation',
     class: Migration20261128002000_holder_sign_in_presentation,
