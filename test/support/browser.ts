@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
+import { ensureDebianPackage, onPath } from './debian-package.js';
 
 /**
  * Debian's Chromium for browser tests, driven by playwright-core (which never downloads a browser of
@@ -13,52 +13,15 @@ import { type BrowserContext, chromium } from 'playwright-core';
 export type ChromiumLookup = { path: string } | { path: undefined; reason: string };
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
-const INSTALL_TIMEOUT_MS = 5 * 60_000;
-
 const installed = () =>
   CANDIDATES.find((p) => existsSync(p)) ??
   ['chromium', 'chromium-browser'].map(onPath).find((p): p is string => p !== undefined);
 
-function onPath(command: string): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function aptGet(args: string[]): string | undefined {
-  try {
-    execFileSync('apt-get', args, {
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: INSTALL_TIMEOUT_MS,
-    });
-    return undefined;
-  } catch (e) {
-    const err = e as { stderr?: Buffer; message: string };
-    return (err.stderr?.toString().trim().split('\n').pop() ?? '') || err.message;
-  }
-}
-
 /** Finds Chromium, else installs Debian's `chromium` (root only), else says why there is none. */
 export function findChromium(): ChromiumLookup {
+  const missing = ensureDebianPackage('chromium', () => installed() !== undefined);
   const found = installed();
-  if (found) return { path: found };
-  if (process.getuid?.() !== 0)
-    return { path: undefined, reason: 'Chromium is not installed and installing it needs root' };
-  if (!onPath('apt-get'))
-    return { path: undefined, reason: 'Chromium is not installed and there is no apt-get to install it' };
-  const install = ['install', '-y', 'chromium'];
-  // The package lists may be missing or stale on a fresh machine: update once, then try again.
-  let failure = aptGet(install);
-  if (failure) failure = aptGet(['update']) ?? aptGet(install);
-  const after = installed();
-  if (after) return { path: after };
-  return {
-    path: undefined,
-    reason: `Chromium is not installed and apt-get could not install it: ${failure}`,
-  };
+  return found ? { path: found } : { path: undefined, reason: missing ?? 'Chromium is not installed' };
 }
 
 export interface HeadlessChromium {

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ensureDebianPackage } from './debian-package.js';
 
 const require = createRequire(import.meta.url);
 
@@ -28,18 +29,19 @@ export interface SoftHsmToken {
 }
 
 /**
- * Whether SoftHSM is here. In CI (CI=true) its absence fails the test file loudly rather than
- * skipping it: .ci/run installs the package, so a missing one is a broken pipeline.
+ * Whether SoftHSM is here, installing Debian's `softhsm2` once when it is not (as the browser tests
+ * do Chromium). In CI (CI=true) its absence fails the test file loudly rather than skipping it:
+ * .ci/run installs the package, so a missing one is a broken pipeline.
  */
 export function softHsmAvailable(): boolean {
-  const present = existsSync(SOFTHSM_MODULE) && existsSync('/usr/bin/softhsm2-util');
-  if (!present && process.env.CI === 'true')
-    throw new Error(
-      `SoftHSM2 is missing (${SOFTHSM_MODULE}, softhsm2-util): .ci/run installs the softhsm2 package`,
-    );
-  if (!present)
-    console.warn(`skipping the PKCS#11 tests: SoftHSM2 is not installed (apt-get install softhsm2)`);
-  return present;
+  const missing = ensureDebianPackage(
+    'softhsm2',
+    () => existsSync(SOFTHSM_MODULE) && existsSync('/usr/bin/softhsm2-util'),
+  );
+  if (missing && process.env.CI === 'true')
+    throw new Error(`SoftHSM2 is missing (${SOFTHSM_MODULE}, softhsm2-util): ${missing}`);
+  if (missing) console.warn(`skipping the PKCS#11 tests: ${missing}`);
+  return !missing;
 }
 
 /**
