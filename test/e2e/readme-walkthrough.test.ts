@@ -88,14 +88,13 @@ describe('the README walkthrough', () => {
     const guide = await fs.readFile(path.resolve('docs/operators-holder-sign-in-presentation.md'), 'utf8');
     const blocks = [...guide.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
     expect(blocks.length).toBeGreaterThanOrEqual(1);
-    const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'credservice-guide-'));
-    const { code, output } = await runShell(`cd ${JSON.stringify(process.cwd())}; ${blocks.join('\n')}`, {
+    // The guide is run where an operator runs it, in the checkout; the rule file it writes goes after.
+    const ruleFile = path.resolve('pid-rule.json');
+    const { code, output } = await runShell(blocks.join('\n'), {
       CREDSERVICE_URL: `http://localhost:${port}`,
       ADMIN_TOKEN: adminToken,
       DATA_DIR: dataDir,
-      GUIDE_DIR: workDir,
-    });
-    await fs.rm(workDir, { recursive: true, force: true });
+    }).finally(() => fs.rm(ruleFile, { force: true }));
     expect(code, output).toBe(0);
     // The rule was set (its DCQL query now asks for the matched claims), read back, and removed.
     expect(output).toMatch(/urn:eudi:pid:1/);
