@@ -38,18 +38,21 @@ export const SigningKeyInfo = z.object({
 
 export const SigningKeyList = z.object({ items: z.array(SigningKeyInfo) });
 
+/** What happened to a key: each step of its life, in `signing_key_event` (append-only). */
+export const KEY_EVENT_ACTIONS = [
+  'key.generated',
+  'key.rotated',
+  'key.csr_created',
+  'key.chain_imported',
+  'key.retired',
+  'key.destroyed',
+] as const;
+
 export const SigningKeyEvent = z.object({
   id: z.number().int(),
   kid: z.string(),
   purpose: KeyPurpose,
-  action: z.enum([
-    'key.generated',
-    'key.rotated',
-    'key.csr_created',
-    'key.chain_imported',
-    'key.retired',
-    'key.destroyed',
-  ]),
+  action: z.enum(KEY_EVENT_ACTIONS),
   actor: z.string().describe('`admin` for the admin API, `service` for keys a node made at start'),
   details: z.record(z.unknown()),
   created_at: z.string().datetime(),

@@ -1,16 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { KEY_EVENT_ACTIONS } from '../../contract/admin/signing-key.js';
 import type { Orm } from '../persistence/orm.js';
 import type { KeyPurpose } from './signing-key.entity.js';
 
-/** What happened to a key: each step of its life, in `signing_key_event` (append-only). */
-export const KEY_EVENT_ACTIONS = [
-  'key.generated',
-  'key.rotated',
-  'key.csr_created',
-  'key.chain_imported',
-  'key.retired',
-  'key.destroyed',
-] as const;
 export type KeyEventAction = (typeof KEY_EVENT_ACTIONS)[number];
 
 export interface KeyEvent {
