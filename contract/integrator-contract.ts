@@ -8,6 +8,7 @@ import {
   IssuanceApprovalCreate,
 } from './approvals/approval.js';
 import { tenantRecordsRoutes } from './integrator/tenant-records-routes.js';
+import { tenantSessionRoutes } from './integrator/tenant-session-routes.js';
 import { tenantTokenRoutes } from './integrator/tenant-token-routes.js';
 import { tenantTrustRoutes } from './integrator/tenant-trust-routes.js';
 import { tenantWebhookRoutes } from './integrator/tenant-webhook-routes.js';
@@ -175,6 +176,7 @@ export const integratorContract = c.router(
       summary: 'The status of an approval; once approved, the approver and the signed receipt',
     },
     ...tenantRecordsRoutes,
+    ...tenantSessionRoutes,
     ...tenantWebhookRoutes,
     ...tenantTokenRoutes,
     ...tenantTrustRoutes,

@@ -58,6 +58,7 @@ import { adminTrustSourceRoutes } from './trust/admin-trust-source.routes.js';
 import { adminTrustedIssuerRoutes } from './verification/admin-trusted-issuer.routes.js';
 import { DC_API_RESPONSE_PATH } from './verification/dc-api-request.js';
 import { loginEventsRoute } from './verification/login-events.route.js';
+import { sessionListRoutes } from './verification/session-list.routes.js';
 import { tenantTrustAnchorRoutes } from './verification/tenant-trust-anchor.routes.js';
 import { verificationRoutes } from './verification/verification.routes.js';
 import { adminWebhookRoutes } from './webhooks/admin-webhook.routes.js';
@@ -128,6 +129,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
       ...issuanceRoutes(ctx.issuance, ctx.sql),
       ...verificationRoutes(ctx.verifier),
       ...approvalRoutes(ctx.verifier),
+      ...sessionListRoutes(),
       ...tenantAuditRoutes(ctx.signer),
       ...tenantWebhookRoutes(ctx.config),
       ...tenantTokenRoutes(),

@@ -13,6 +13,7 @@ export interface PageContext {
 
 const NAV = [
   ['issuances', 'Issuances and credentials'],
+  ['presentations', 'Presentations'],
   ['users', 'SCIM users'],
   ['webhooks', 'Webhooks'],
   ['tokens', 'API tokens'],

@@ -15,6 +15,8 @@ import { credentialAction, withdrawAction } from './pages/credential-actions.js'
 import { issuancePage } from './pages/issuance-page.js';
 import { issuancesPage } from './pages/issuances-page.js';
 import { landingPage } from './pages/landing-page.js';
+import { presentationPage } from './pages/presentation-page.js';
+import { presentationsPage } from './pages/presentations-page.js';
 import { createTokenAction, revokeTokenAction } from './pages/token-actions.js';
 import { tokensPage } from './pages/tokens-page.js';
 import { addAnchorAction, removeAnchorAction, trustPage } from './pages/trust-page.js';
@@ -94,6 +96,8 @@ export function consoleRouter(ctx: AppContext): Router {
     guard,
     page((req, res) => usersPage(req, res, ctx.config.publicUrl)),
   );
+  router.get('/t/:tenant/presentations', guard, page(presentationsPage));
+  router.get('/t/:tenant/presentations/:id', guard, page(presentationPage));
   router.get('/t/:tenant/audit', guard, page(auditPage));
   router.get('/t/:tenant/charts', guard, page(chartsPage));
   router.post('/t/:tenant/credentials/:id/:action', formBody('16kb'), guard, page(credentialAction));

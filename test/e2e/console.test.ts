@@ -399,6 +399,53 @@ describe('webhooks, tokens and trust in the console', () => {
   });
 });
 
+describe('presentations, relying parties, trust, groups and branding in the console', () => {
+  it.skipIf(!chromium.path)(
+    `an administrator sees a verified and a failed presentation session with its reason${skip}`,
+    async () => {
+      const asked = await integrator.createAuthorizationRequest({
+        body: { credential_configuration_id: 'LEARCredentialEmployee' },
+      });
+      const approval = await integrator.createApproval({
+        body: {
+          transaction: { type: 'urn:credservice:approval:1', subject: 'PO-7', description: 'Laptops' },
+          power: { function: 'Purchasing', action: 'Approve' },
+        },
+      });
+      if (asked.status !== 201 || approval.status !== 201) throw new Error('sessions not created');
+      await employee.present(asked.body.authorization_request_uri);
+      // The employee holds no purchasing power: the approval fails as mandate_insufficient.
+      await employee
+        .present(approval.body.authorization_request_uri, { approve: true })
+        .catch(() => undefined);
+      const page = await freshPage();
+      await signInWithWallet(page, t.baseUrl, tenantId, admin);
+      await page.getByRole('link', { name: 'Presentations' }).click();
+      const verified = page.locator(`#session-${asked.body.session_id}`);
+      expect(await verified.locator('.status').textContent()).toBe('verified');
+      const failed = page.locator(`#session-${approval.body.session_id}`);
+      expect(await failed.locator('.status').textContent()).toBe('failed');
+      expect(await failed.locator('.reason').textContent()).toBe('mandate_insufficient');
+      await page.getByLabel('Show').selectOption('approvals');
+      await page.getByLabel('Status').selectOption('failed');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      const row = page.locator(`#approval-${approval.body.approval_id}`);
+      expect(await row.textContent()).toContain('PO-7');
+      expect(await page.locator('tbody tr').count()).toBe(1);
+      await row.getByRole('link', { name: approval.body.session_id }).click();
+      expect(await page.locator('main .reason').textContent()).toBe('mandate_insufficient');
+      expect(await page.locator('main').textContent()).toContain('Purchasing / Approve');
+      await page.goto(`${t.baseUrl}/console/t/${tenantId}/presentations/${asked.body.session_id}`);
+      const detail = (await page.locator('main').textContent()) ?? '';
+      // The outcome and the claims' names, never their values.
+      expect(detail).toContain('Claims disclosed');
+      expect(detail).not.toContain('eve@acme.test');
+      await page.close();
+    },
+    60_000,
+  );
+});
+
 describe('session expiry', () => {
   it.skipIf(!chromium.path)(
     `an idle session ends, its pages send the browser to sign in again, and its tokens are revoked${skip}`,

@@ -82,3 +82,68 @@ describe('the tenant-scoped settings API', () => {
     expect(audited.status === 200 && audited.body.items[0]?.actor).toMatch(/^integrator:/);
   });
 });
+
+describe("the tenant's presentation sessions and approvals as lists", () => {
+  it("lists only the token's tenant's sessions, newest first, by status and page, without claims", async () => {
+    const started: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const created = await clientOf(0).createAuthorizationRequest({
+        body: { credential_configuration_id: 'LEARCredentialEmployee' },
+      });
+      if (created.status !== 201) throw new Error(`session: ${created.status}`);
+      started.unshift(created.body.session_id);
+    }
+    const first = await clientOf(0).listAuthorizationRequests({ query: { limit: 2 } });
+    if (first.status !== 200) throw new Error(`list: ${first.status}`);
+    expect(first.body.more).toBe(true);
+    expect(first.body.items[0]).toEqual({
+      session_id: started[0],
+      created_at: expect.any(String),
+      status: 'pending',
+      reason: null,
+      credential_types: ['LEARCredentialEmployee'],
+      response_mode: 'direct_post.jwt',
+      approval_id: null,
+    });
+    const before = first.body.items.at(-1)?.created_at;
+    const rest = await clientOf(0).listAuthorizationRequests({ query: { limit: 2, before } });
+    const ids = [...first.body.items, ...(rest.status === 200 ? rest.body.items : [])].map(
+      (s) => s.session_id,
+    );
+    expect(ids).toEqual(started);
+    const verified = await clientOf(0).listAuthorizationRequests({ query: { status: 'verified' } });
+    expect(verified.status === 200 && verified.body.items).toEqual([]);
+    const other = await clientOf(1).listAuthorizationRequests({ query: {} });
+    expect(other.status === 200 && other.body.items).toEqual([]);
+    expect((await clientOf(1).getAuthorizationRequest({ params: { id: started[0] ?? '' } })).status).toBe(
+      404,
+    );
+  });
+
+  it("lists only the token's tenant's approvals with their transaction and power", async () => {
+    const created = await clientOf(0).createApproval({
+      body: {
+        transaction: { type: 'urn:credservice:approval:1', subject: 'PO-4711' },
+        power: { function: 'Purchasing', action: 'Approve' },
+      },
+    });
+    if (created.status !== 201) throw new Error(`approval: ${created.status}`);
+    const listed = await clientOf(0).listApprovals({ query: { status: 'pending' } });
+    expect(listed.status === 200 && listed.body.items).toEqual([
+      {
+        approval_id: created.body.approval_id,
+        session_id: created.body.session_id,
+        created_at: expect.any(String),
+        status: 'pending',
+        reason: null,
+        transaction: { type: 'urn:credservice:approval:1', subject: 'PO-4711' },
+        power: { function: 'Purchasing', action: 'Approve' },
+        issuance_id: null,
+      },
+    ]);
+    const failed = await clientOf(0).listApprovals({ query: { status: 'failed' } });
+    expect(failed.status === 200 && failed.body.items).toEqual([]);
+    const other = await clientOf(1).listApprovals({ query: {} });
+    expect(other.status === 200 && other.body.items).toEqual([]);
+  });
+});
