@@ -8,6 +8,7 @@ import {
   IssuanceApprovalCreate,
 } from './approvals/approval.js';
 import { tenantRecordsRoutes } from './integrator/tenant-records-routes.js';
+import { tenantRelyingPartyRoutes } from './integrator/tenant-relying-party-routes.js';
 import { tenantSessionRoutes } from './integrator/tenant-session-routes.js';
 import { tenantTokenRoutes } from './integrator/tenant-token-routes.js';
 import { tenantTrustRoutes } from './integrator/tenant-trust-routes.js';
@@ -180,6 +181,7 @@ export const integratorContract = c.router(
     ...tenantWebhookRoutes,
     ...tenantTokenRoutes,
     ...tenantTrustRoutes,
+    ...tenantRelyingPartyRoutes,
   },
   { pathPrefix: '/api/v1', strictStatusCodes: true, metadata: { security: 'integrator' } as const },
 );

@@ -45,6 +45,7 @@ import { dcApiResponseCors } from './oid4vp/dc-api-cors.js';
 import { mountOid4vp } from './oid4vp/oid4vp.endpoints.js';
 import { adminOidcClientRoutes } from './oidc/admin-oidc-client.routes.js';
 import { mountOidc } from './oidc/oidc.endpoints.js';
+import { tenantOidcClientRoutes } from './oidc/tenant-oidc-client.routes.js';
 import { rateLimits } from './rate-limit/rate-limits.js';
 import { adminRegistrationCertificateRoutes } from './registration/admin-registration-certificate.routes.js';
 import { registrarTrust } from './registration/registrar-trust.js';
@@ -134,6 +135,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
       ...tenantWebhookRoutes(ctx.config),
       ...tenantTokenRoutes(),
       ...tenantTrustAnchorRoutes(),
+      ...tenantOidcClientRoutes(),
     }),
     app,
     options,

@@ -14,6 +14,7 @@ export interface PageContext {
 const NAV = [
   ['issuances', 'Issuances and credentials'],
   ['presentations', 'Presentations'],
+  ['relying-parties', 'Relying parties'],
   ['users', 'SCIM users'],
   ['webhooks', 'Webhooks'],
   ['tokens', 'API tokens'],

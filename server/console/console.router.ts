@@ -17,6 +17,8 @@ import { issuancesPage } from './pages/issuances-page.js';
 import { landingPage } from './pages/landing-page.js';
 import { presentationPage } from './pages/presentation-page.js';
 import { presentationsPage } from './pages/presentations-page.js';
+import { relyingPartiesPage } from './pages/relying-parties-page.js';
+import { registerRelyingPartyAction, removeRelyingPartyAction } from './pages/relying-party-actions.js';
 import { createTokenAction, revokeTokenAction } from './pages/token-actions.js';
 import { tokensPage } from './pages/tokens-page.js';
 import { addAnchorAction, removeAnchorAction, trustPage } from './pages/trust-page.js';
@@ -118,6 +120,14 @@ export function consoleRouter(ctx: AppContext): Router {
   // A PEM certificate may be up to 20,000 characters (the contract's limit), form-encoded.
   router.post('/t/:tenant/trust/anchors', formBody('64kb'), guard, page(addAnchorAction));
   router.post('/t/:tenant/trust/anchors/:sha256/remove', formBody('4kb'), guard, page(removeAnchorAction));
+  router.get('/t/:tenant/relying-parties', guard, page(relyingPartiesPage));
+  router.post('/t/:tenant/relying-parties', formBody('32kb'), guard, page(registerRelyingPartyAction));
+  router.post(
+    '/t/:tenant/relying-parties/:clientId/remove',
+    formBody('4kb'),
+    guard,
+    page(removeRelyingPartyAction),
+  );
   router.use(consoleErrorRenderer(ctx.logger));
   return router;
 }

@@ -444,6 +444,44 @@ describe('presentations, relying parties, trust, groups and branding in the cons
     },
     60_000,
   );
+
+  it.skipIf(!chromium.path)(`an administrator registers and removes a relying party${skip}`, async () => {
+    const page = await freshPage();
+    await signInWithWallet(page, t.baseUrl, tenantId, admin);
+    await page.getByRole('link', { name: 'Relying parties' }).click();
+    // The console's own sign-in client is listed, without a remove button.
+    await page.getByText('This console’s sign-in: not removable here').waitFor();
+    await page.getByLabel('Name (shown on the login page)').fill('Intranet');
+    await page.getByLabel(/^Redirect URIs/).fill('https://intranet.acme.test/callback');
+    await page.getByRole('button', { name: 'Register the relying party' }).click();
+    const secret = (await page.locator('code.secret').textContent()) ?? '';
+    const clientId = (await page.locator('#client-id').textContent()) ?? '';
+    expect(secret.length).toBeGreaterThan(20);
+    const listed = await integrator.listTenantOidcClients();
+    const registered = listed.status === 200 ? listed.body.items.find((c) => c.client_id === clientId) : null;
+    expect(registered).toMatchObject({
+      client_name: 'Intranet',
+      redirect_uris: ['https://intranet.acme.test/callback'],
+      claims_mapping: { email: ['mandatee', 'email'] },
+    });
+    await page.getByRole('link', { name: 'Back to the relying parties' }).click();
+    await page.getByRole('button', { name: 'Remove Intranet' }).click();
+    await page.getByRole('status').getByText('The relying party was removed.').waitFor();
+    const after = await integrator.listTenantOidcClients();
+    expect(after.status === 200 && after.body.items.some((c) => c.client_id === clientId)).toBe(false);
+    // Sent anyway, the removal of the console's own client is refused and it stays.
+    const own =
+      after.status === 200 ? after.body.items.find((c) => c.client_name === 'Administration console') : null;
+    const csrf = await page.locator('input[name="csrf"]').first().getAttribute('value');
+    const forced = await page.request.post(
+      `${t.baseUrl}/console/t/${tenantId}/relying-parties/${own?.client_id}/remove`,
+      { form: { csrf: csrf ?? '' } },
+    );
+    expect(forced.status()).toBe(409);
+    const kept = await integrator.listTenantOidcClients();
+    expect(kept.status === 200 && kept.body.items.some((c) => c.client_id === own?.client_id)).toBe(true);
+    await page.close();
+  });
 });
 
 describe('session expiry', () => {

@@ -147,3 +147,27 @@ describe("the tenant's presentation sessions and approvals as lists", () => {
     expect(other.status === 200 && other.body.items).toEqual([]);
   });
 });
+
+describe("the tenant's relying parties", () => {
+  it("registers, lists and removes the token's tenant's relying parties only", async () => {
+    const made = await clientOf(0).createTenantOidcClient({
+      body: {
+        client_name: 'Intranet',
+        redirect_uris: ['https://intranet.example.test/cb'],
+        credential_configuration_id: 'LEARCredentialEmployee',
+      },
+    });
+    if (made.status !== 201) throw new Error(`client: ${made.status}`);
+    expect(made.body.client_secret).toEqual(expect.any(String));
+    const own = await clientOf(0).listTenantOidcClients();
+    expect(own.status === 200 && own.body.items.map((c) => c.client_id)).toEqual([made.body.client_id]);
+    expect(JSON.stringify(own.body)).not.toContain(made.body.client_secret);
+    const other = await clientOf(1).listTenantOidcClients();
+    expect(other.status === 200 && other.body.items).toEqual([]);
+    const params = { clientId: made.body.client_id };
+    expect((await clientOf(1).deleteTenantOidcClient({ params })).status).toBe(404);
+    expect((await clientOf(0).deleteTenantOidcClient({ params })).status).toBe(204);
+    const admin = await t.admin.listOidcClients({ params: { id: tenants[0]?.id ?? '' } });
+    expect(admin.status === 200 && admin.body.items).toEqual([]);
+  });
+});

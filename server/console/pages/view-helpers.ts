@@ -55,6 +55,7 @@ export function doneNotice(done: unknown): string {
     'anchor-added': 'The trust anchor was added.',
     'anchor-known': 'That certificate was a trust anchor already.',
     'anchor-removed': 'The trust anchor was removed.',
+    'rp-removed': 'The relying party was removed.',
   };
   const text = typeof done === 'string' ? texts[done] : undefined;
   return text ? `<p class="notice" role="status">${text}</p>` : '';
