@@ -11,7 +11,7 @@ import { tenantRecordsRoutes } from './integrator/tenant-records-routes.js';
 import { tenantRelyingPartyRoutes } from './integrator/tenant-relying-party-routes.js';
 import { tenantSessionRoutes } from './integrator/tenant-session-routes.js';
 import { tenantTokenRoutes } from './integrator/tenant-token-routes.js';
-import { tenantTrustRoutes } from './integrator/tenant-trust-routes.js';
+import { tenantTrustedIssuerRoutes, tenantTrustRoutes } from './integrator/tenant-trust-routes.js';
 import { tenantWebhookRoutes } from './integrator/tenant-webhook-routes.js';
 import { CredentialStatusChange, Issuance, IssuanceCreated } from './issuance/issuance.js';
 import { IssuanceRequest } from './issuance/issuance-request.js';
@@ -181,6 +181,7 @@ export const integratorContract = c.router(
     ...tenantWebhookRoutes,
     ...tenantTokenRoutes,
     ...tenantTrustRoutes,
+    ...tenantTrustedIssuerRoutes,
     ...tenantRelyingPartyRoutes,
   },
   { pathPrefix: '/api/v1', strictStatusCodes: true, metadata: { security: 'integrator' } as const },

@@ -61,6 +61,7 @@ import { DC_API_RESPONSE_PATH } from './verification/dc-api-request.js';
 import { loginEventsRoute } from './verification/login-events.route.js';
 import { sessionListRoutes } from './verification/session-list.routes.js';
 import { tenantTrustAnchorRoutes } from './verification/tenant-trust-anchor.routes.js';
+import { tenantTrustedIssuerRoutes } from './verification/tenant-trusted-issuer.routes.js';
 import { verificationRoutes } from './verification/verification.routes.js';
 import { adminWebhookRoutes } from './webhooks/admin-webhook.routes.js';
 import { tenantWebhookRoutes } from './webhooks/tenant-webhook.routes.js';
@@ -136,6 +137,7 @@ export function createApp(ctx: AppContext & { keys: LocalKeyStore }): Express {
       ...tenantTokenRoutes(),
       ...tenantTrustAnchorRoutes(),
       ...tenantOidcClientRoutes(),
+      ...tenantTrustedIssuerRoutes(ctx.verifier, ctx.verifier.trust),
     }),
     app,
     options,

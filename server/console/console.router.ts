@@ -22,6 +22,8 @@ import { registerRelyingPartyAction, removeRelyingPartyAction } from './pages/re
 import { createTokenAction, revokeTokenAction } from './pages/token-actions.js';
 import { tokensPage } from './pages/tokens-page.js';
 import { addAnchorAction, removeAnchorAction, trustPage } from './pages/trust-page.js';
+import { addSourceAction, sourceAction } from './pages/trust-sources.js';
+import { addIssuerAction, removeIssuerAction } from './pages/trusted-issuers.js';
 import { usersPage } from './pages/users-page.js';
 import { replayDeliveryAction, rotateSecretAction } from './pages/webhook-actions.js';
 import { webhookPage, webhooksPage } from './pages/webhooks-page.js';
@@ -120,6 +122,15 @@ export function consoleRouter(ctx: AppContext): Router {
   // A PEM certificate may be up to 20,000 characters (the contract's limit), form-encoded.
   router.post('/t/:tenant/trust/anchors', formBody('64kb'), guard, page(addAnchorAction));
   router.post('/t/:tenant/trust/anchors/:sha256/remove', formBody('4kb'), guard, page(removeAnchorAction));
+  router.post('/t/:tenant/trust/issuers', formBody('64kb'), guard, page(addIssuerAction));
+  router.post('/t/:tenant/trust/issuers/remove', formBody('4kb'), guard, page(removeIssuerAction));
+  router.post('/t/:tenant/trust/sources', formBody('64kb'), guard, page(addSourceAction));
+  router.post(
+    '/t/:tenant/trust/sources/:sourceId/:action(refresh|remove)',
+    formBody('4kb'),
+    guard,
+    page(sourceAction),
+  );
   router.get('/t/:tenant/relying-parties', guard, page(relyingPartiesPage));
   router.post('/t/:tenant/relying-parties', formBody('32kb'), guard, page(registerRelyingPartyAction));
   router.post(

@@ -482,6 +482,53 @@ describe('presentations, relying parties, trust, groups and branding in the cons
     expect(kept.status === 200 && kept.body.items.some((c) => c.client_id === own?.client_id)).toBe(true);
     await page.close();
   });
+
+  it.skipIf(!chromium.path)(
+    `an administrator trusts an issuer and a list, and sees the list's failure and why${skip}`,
+    async () => {
+      const ca = await makeTestCa('List signer');
+      const page = await freshPage();
+      await signInWithWallet(page, t.baseUrl, tenantId, admin);
+      await page.getByRole('link', { name: 'Trust' }).click();
+      await page.getByLabel('Issuer (its iss)').fill('https://issuer.acme.test');
+      await page.getByLabel(/^Its keys/).fill(
+        JSON.stringify({
+          keys: [
+            {
+              kty: 'EC',
+              crv: 'P-256',
+              x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+              y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+            },
+          ],
+        }),
+      );
+      await page.getByRole('button', { name: 'Trust the issuer' }).click();
+      await page.getByRole('status').getByText('The issuer is trusted.').waitFor();
+      await page.getByRole('cell', { name: 'https://issuer.acme.test', exact: true }).waitFor();
+      await page.getByLabel('Published at (https)').fill('https://127.0.0.1:9/tl.xml');
+      await page.getByLabel('The list operator’s signing certificate (PEM)').fill(ca.root.toString('pem'));
+      await page.getByLabel('pid_provider').check();
+      await page.getByRole('button', { name: 'Add the trust source' }).click();
+      await page.getByRole('status').getByText('The trust source was added').waitFor();
+      const sources = await integrator.listTenantTrustSources();
+      const source = sources.status === 200 ? sources.body.items[0] : undefined;
+      const row = page.locator(`#source-${source?.id}`);
+      expect(await row.locator('.status').textContent()).toBe('failed');
+      expect(await row.locator('.error').textContent()).toBe(source?.status.error);
+      await row.getByRole('button', { name: 'Refresh https://127.0.0.1:9/tl.xml' }).click();
+      await page.getByRole('status').getByText('The trust source was fetched again').waitFor();
+      await row.getByRole('button', { name: 'Remove https://127.0.0.1:9/tl.xml' }).click();
+      await page.getByRole('status').getByText('The trust source was removed.').waitFor();
+      await page.getByRole('button', { name: 'Stop trusting https://issuer.acme.test' }).click();
+      await page.getByRole('status').getByText('The issuer is no longer trusted.').waitFor();
+      const left = await integrator.listTenantTrustedIssuers();
+      expect(left.status === 200 && left.body.items).toEqual([]);
+      const gone = await integrator.listTenantTrustSources();
+      expect(gone.status === 200 && gone.body.items).toEqual([]);
+      await page.close();
+    },
+  );
 });
 
 describe('session expiry', () => {

@@ -171,3 +171,50 @@ describe("the tenant's relying parties", () => {
     expect(admin.status === 200 && admin.body.items).toEqual([]);
   });
 });
+
+describe("the tenant's trusted issuers and trust sources", () => {
+  it("changes the token's tenant's trusted issuers and trust sources only", async () => {
+    const jwks = {
+      keys: [
+        {
+          kty: 'EC',
+          crv: 'P-256',
+          x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+          y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+        },
+      ],
+    };
+    const issuer = 'https://issuer.example.test';
+    const trusted = await clientOf(0).putTenantTrustedIssuer({ body: { issuer, jwks } });
+    expect(trusted.status).toBe(201);
+    const own = await clientOf(0).listTenantTrustedIssuers();
+    expect(own.status === 200 && own.body.items.map((i) => i.issuer)).toEqual([issuer]);
+    const other = await clientOf(1).listTenantTrustedIssuers();
+    expect(other.status === 200 && other.body.items).toEqual([]);
+    const removed = await clientOf(0).removeTenantTrustedIssuer({ body: { issuer } });
+    expect(removed.status === 200 && removed.body.items).toEqual([]);
+
+    const ca = await makeTestCa('List operator');
+    const added = await clientOf(0).addTenantTrustSource({
+      body: {
+        type: 'trusted_list',
+        url: 'https://127.0.0.1:9/tl.xml',
+        signer_certificates: [ca.root.toString('pem')],
+        service_types: ['pid_provider'],
+      },
+    });
+    if (added.status !== 201) throw new Error(`source: ${added.status}`);
+    // Nothing answers there: the source is kept, and its status says it failed, and why.
+    expect(added.body.status).toMatchObject({ state: 'failed', error: expect.any(String) });
+    const params = { sourceId: added.body.id };
+    expect((await clientOf(1).refreshTenantTrustSource({ params })).status).toBe(404);
+    expect((await clientOf(1).deleteTenantTrustSource({ params })).status).toBe(404);
+    const others = await clientOf(1).listTenantTrustSources();
+    expect(others.status === 200 && others.body.items).toEqual([]);
+    const refreshed = await clientOf(0).refreshTenantTrustSource({ params });
+    expect(refreshed.status === 200 && refreshed.body.state).toBe('failed');
+    expect((await clientOf(0).deleteTenantTrustSource({ params })).status).toBe(204);
+    const left = await clientOf(0).listTenantTrustSources();
+    expect(left.status === 200 && left.body.items).toEqual([]);
+  });
+});
