@@ -16,6 +16,7 @@ const NAV = [
   ['presentations', 'Presentations'],
   ['relying-parties', 'Relying parties'],
   ['users', 'SCIM users'],
+  ['groups', 'SCIM groups'],
   ['webhooks', 'Webhooks'],
   ['tokens', 'API tokens'],
   ['trust', 'Trust'],

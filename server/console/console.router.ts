@@ -12,6 +12,7 @@ import { operatorRoutes } from './operator.routes.js';
 import { auditPage } from './pages/audit-page.js';
 import { chartsPage } from './pages/charts-page.js';
 import { credentialAction, withdrawAction } from './pages/credential-actions.js';
+import { groupsPage } from './pages/groups-page.js';
 import { issuancePage } from './pages/issuance-page.js';
 import { issuancesPage } from './pages/issuances-page.js';
 import { landingPage } from './pages/landing-page.js';
@@ -102,6 +103,11 @@ export function consoleRouter(ctx: AppContext): Router {
   );
   router.get('/t/:tenant/presentations', guard, page(presentationsPage));
   router.get('/t/:tenant/presentations/:id', guard, page(presentationPage));
+  router.get(
+    '/t/:tenant/groups',
+    guard,
+    page((req, res) => groupsPage(req, res, ctx.config.publicUrl)),
+  );
   router.get('/t/:tenant/audit', guard, page(auditPage));
   router.get('/t/:tenant/charts', guard, page(chartsPage));
   router.post('/t/:tenant/credentials/:id/:action', formBody('16kb'), guard, page(credentialAction));

@@ -9,6 +9,7 @@ import type { HolderWallet } from '../../clients/wallet/src/index.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
 import { consoleAdmin, consoleTenant, employeeWallet, signInWithWallet } from '../support/console-fixture.js';
 import { publishedStatus } from '../support/credential-status.js';
+import { scimClient } from '../support/scim-client.js';
 import { makeTestCa } from '../support/test-ca.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { sleep, until } from '../support/until.js';
@@ -526,6 +527,40 @@ describe('presentations, relying parties, trust, groups and branding in the cons
       expect(left.status === 200 && left.body.items).toEqual([]);
       const gone = await integrator.listTenantTrustSources();
       expect(gone.status === 200 && gone.body.items).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it.skipIf(!chromium.path)(
+    `an auditor sees presentations, relying parties, trust and groups without change forms${skip}`,
+    async () => {
+      const token = await integrator.createTenantToken({
+        body: { kind: 'scim', expires_at: new Date(Date.now() + 86_400_000).toISOString() },
+      });
+      if (token.status !== 201) throw new Error(`scim token: ${token.status}`);
+      const scim = scimClient(t.baseUrl, tenantId, token.body.token);
+      const user = await scim.post('/Users', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'gina@acme.test',
+        name: { givenName: 'Gina', familyName: 'Grouped' },
+        emails: [{ value: 'gina@acme.test', primary: true }],
+      });
+      const group = await scim.post('/Groups', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: 'Finance',
+        members: [{ value: user.body.id }],
+      });
+      expect(group.status).toBe(201);
+      const page = await freshPage();
+      await signInWithWallet(page, t.baseUrl, tenantId, auditor);
+      await page.getByRole('link', { name: 'SCIM groups' }).click();
+      const finance = page.getByRole('region', { name: 'Finance' });
+      expect(await finance.locator('.members').textContent()).toBe(`gina@acme.test ${user.body.id}`);
+      for (const path of ['presentations', 'relying-parties', 'trust', 'groups']) {
+        await page.goto(`${t.baseUrl}/console/t/${tenantId}/${path}`);
+        await page.locator('main table, main section').first().waitFor();
+        expect(await page.locator('main form[method="post"]').count()).toBe(0);
+      }
       await page.close();
     },
   );
