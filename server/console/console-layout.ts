@@ -20,6 +20,7 @@ const NAV = [
   ['webhooks', 'Webhooks'],
   ['tokens', 'API tokens'],
   ['trust', 'Trust'],
+  ['branding', 'Branding'],
   ['audit', 'Audit log'],
   ['charts', 'Charts'],
 ] as const;

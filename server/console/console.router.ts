@@ -10,6 +10,8 @@ import { consoleSessions } from './console-session.js';
 import { CONSOLE_CSS } from './console-style.js';
 import { operatorRoutes } from './operator.routes.js';
 import { auditPage } from './pages/audit-page.js';
+import { brandingPage } from './pages/branding-page.js';
+import { brandingPreview } from './pages/branding-preview.js';
 import { chartsPage } from './pages/charts-page.js';
 import { credentialAction, withdrawAction } from './pages/credential-actions.js';
 import { groupsPage } from './pages/groups-page.js';
@@ -108,6 +110,8 @@ export function consoleRouter(ctx: AppContext): Router {
     guard,
     page((req, res) => groupsPage(req, res, ctx.config.publicUrl)),
   );
+  router.get('/t/:tenant/branding', guard, page(brandingPage));
+  router.get('/t/:tenant/branding/preview/:page', guard, page(brandingPreview));
   router.get('/t/:tenant/audit', guard, page(auditPage));
   router.get('/t/:tenant/charts', guard, page(chartsPage));
   router.post('/t/:tenant/credentials/:id/:action', formBody('16kb'), guard, page(credentialAction));

@@ -564,6 +564,34 @@ describe('presentations, relying parties, trust, groups and branding in the cons
       await page.close();
     },
   );
+
+  it.skipIf(!chromium.path)(
+    `an administrator previews the offer and login pages in a colour to try${skip}`,
+    async () => {
+      const page = await freshPage();
+      await signInWithWallet(page, t.baseUrl, tenantId, admin);
+      await page.getByRole('link', { name: 'Branding' }).click();
+      await page.getByLabel('Colour (#rrggbb)').fill('#aa1100');
+      await page.getByRole('button', { name: 'Preview' }).click();
+      for (const [title, heading] of [
+        ['The offer page', 'Your '],
+        ['The login page', 'Sign in to the sample application'],
+      ] as const) {
+        const frame = page.frameLocator(`iframe[title="${title}"]`);
+        expect(await frame.locator('h1').textContent()).toContain(heading);
+        // The tenant's band in the colour tried: the page rendered as the service renders it.
+        const band = await frame
+          .locator('header.brand')
+          .evaluate('getComputedStyle(document.querySelector("header.brand")).backgroundColor');
+        expect(band).toBe('rgb(170, 17, 0)');
+      }
+      // Framed in a sandbox, under the preview's own CSP: no script of the login page is even named.
+      const preview = await page.request.get(`${t.baseUrl}/console/t/${tenantId}/branding/preview/login`);
+      expect(preview.headers()['content-security-policy']).toContain('sandbox');
+      expect(await preview.text()).not.toContain('<script');
+      await page.close();
+    },
+  );
 });
 
 describe('session expiry', () => {
