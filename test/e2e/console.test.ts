@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -236,6 +237,24 @@ describe('the operator', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Issuances and credentials');
     await page.getByRole('link', { name: 'Keys and certificates' }).click();
     await page.getByRole('cell', { name: 'issuer', exact: true }).first().waitFor();
+    // A CSR for the mdoc document signer, downloaded, certified by a CA, and its chain imported back.
+    const row = page.locator('tr', { has: page.getByRole('cell', { name: 'document-signer', exact: true }) });
+    await row.getByLabel('Subject (optional)').fill('CN=signer.acme.test');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('button', { name: 'Download a CSR for document-signer' }).click(),
+    ]);
+    const csr = await fs.readFile((await download.path()) as string, 'utf8');
+    expect(csr).toContain('BEGIN CERTIFICATE REQUEST');
+    const ca = await makeTestCa('Operator');
+    const leaf = await ca.issue(csr);
+    expect(leaf.subject).toBe('CN=signer.acme.test');
+    await row.getByLabel('Chain for document-signer (PEM, leaf first)').fill(ca.pemChain(leaf));
+    await row.getByRole('button', { name: 'Import the chain' }).click();
+    await page.getByRole('status').getByText('The certificate chain was imported').waitFor();
+    expect(await row.locator('.source').textContent()).toBe('imported');
+    const forged = await page.request.post(`${t.baseUrl}/console/operator/keys/issuer/csr`, { form: {} });
+    expect(forged.status()).toBe(403);
     // The link was spent: a second use is refused.
     await page.context().clearCookies();
     await page.goto(link.body.url);

@@ -63,6 +63,7 @@ export function doneNotice(done: unknown): string {
     'source-added': 'The trust source was added and fetched; its status is below.',
     'source-refreshed': 'The trust source was fetched again; its status is below.',
     'source-removed': 'The trust source was removed.',
+    'chain-imported': 'The certificate chain was imported; it is the key’s x5c now.',
   };
   const text = typeof done === 'string' ? texts[done] : undefined;
   return text ? `<p class="notice" role="status">${text}</p>` : '';
