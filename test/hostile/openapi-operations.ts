@@ -94,6 +94,11 @@ export function foreignParams(op: Operation, w: World): Record<string, string>[]
   if (op.path.startsWith('/api/v1/issuances/')) return [{ id: w.b.issuanceId }];
   if (op.path.startsWith('/api/v1/credentials/')) return [{ id: w.b.credentialId }];
   if (op.path.startsWith('/api/v1/authorization-request/')) return [{ id: w.b.pendingSessionId }];
+  // The integrator API takes the tenant from the token (tenant a's): another tenant's ids are b's.
+  if (op.path.startsWith('/api/v1/')) {
+    if (op.params.includes('tokenId')) return [{ tokenId: w.b.tokenId }];
+    if (op.params.includes('clientId')) return [{ clientId: w.b.secretClient.id }];
+  }
   if (op.params.includes('tokenId'))
     return [
       { id: w.a.id, tokenId: w.b.tokenId },
