@@ -8,8 +8,10 @@ import {
   IssuanceApprovalCreate,
 } from './approvals/approval.js';
 import { tenantRecordsRoutes } from './integrator/tenant-records-routes.js';
+import { tenantRelyingPartyRoutes } from './integrator/tenant-relying-party-routes.js';
+import { tenantSessionRoutes } from './integrator/tenant-session-routes.js';
 import { tenantTokenRoutes } from './integrator/tenant-token-routes.js';
-import { tenantTrustRoutes } from './integrator/tenant-trust-routes.js';
+import { tenantTrustedIssuerRoutes, tenantTrustRoutes } from './integrator/tenant-trust-routes.js';
 import { tenantWebhookRoutes } from './integrator/tenant-webhook-routes.js';
 import { CredentialStatusChange, Issuance, IssuanceCreated } from './issuance/issuance.js';
 import { IssuanceRequest } from './issuance/issuance-request.js';
@@ -175,9 +177,12 @@ export const integratorContract = c.router(
       summary: 'The status of an approval; once approved, the approver and the signed receipt',
     },
     ...tenantRecordsRoutes,
+    ...tenantSessionRoutes,
     ...tenantWebhookRoutes,
     ...tenantTokenRoutes,
     ...tenantTrustRoutes,
+    ...tenantTrustedIssuerRoutes,
+    ...tenantRelyingPartyRoutes,
   },
   { pathPrefix: '/api/v1', strictStatusCodes: true, metadata: { security: 'integrator' } as const },
 );

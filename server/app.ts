@@ -45,6 +45,7 @@ import { dcApiResponseCors } from './oid4vp/dc-api-cors.js';
 import { mountOid4vp } from './oid4vp/oid4vp.endpoints.js';
 import { adminOidcClientRoutes } from './oidc/admin-oidc-client.routes.js';
 import { mountOidc } from './oidc/oidc.endpoints.js';
+import { tenantOidcClientRoutes } from './oidc/tenant-oidc-client.routes.js';
 import { rateLimits } from './rate-limit/rate-limits.js';
 import { adminRegistrationCertificateRoutes } from './registration/admin-registration-certificate.routes.js';
 import { registrarTrust } from './registration/registrar-trust.js';
@@ -58,7 +59,9 @@ import { adminTrustSourceRoutes } from './trust/admin-trust-source.routes.js';
 import { adminTrustedIssuerRoutes } from './verification/admin-trusted-issuer.routes.js';
 import { DC_API_RESPONSE_PATH } from './verification/dc-api-request.js';
 import { loginEventsRoute } from './verification/login-events.route.js';
+import { sessionListRoutes } from './verification/session-list.routes.js';
 import { tenantTrustAnchorRoutes } from './verification/tenant-trust-anchor.routes.js';
+import { tenantTrustedIssuerRoutes } from './verification/tenant-trusted-issuer.routes.js';
 import { verificationRoutes } from './verification/verification.routes.js';
 import { adminWebhookRoutes } from './webhooks/admin-webhook.routes.js';
 import { tenantWebhookRoutes } from './webhooks/tenant-webhook.routes.js';
@@ -128,10 +131,13 @@ export function createApp(ctx: AppContext & { keys: KeyStore }): Express {
       ...issuanceRoutes(ctx.issuance, ctx.sql),
       ...verificationRoutes(ctx.verifier),
       ...approvalRoutes(ctx.verifier),
+      ...sessionListRoutes(),
       ...tenantAuditRoutes(ctx.signer),
       ...tenantWebhookRoutes(ctx.config),
       ...tenantTokenRoutes(),
       ...tenantTrustAnchorRoutes(),
+      ...tenantOidcClientRoutes(),
+      ...tenantTrustedIssuerRoutes(ctx.verifier, ctx.verifier.trust),
     }),
     app,
     options,

@@ -219,4 +219,8 @@ export const VerificationStatus = z.object({
     .array(PresentedCredential)
     .optional()
     .describe('Once verified: each presented credential and how its issuer was trusted'),
+  approval_id: z
+    .string()
+    .optional()
+    .describe('When the session is an approval’s: read it at /approvals/{id}'),
 });

@@ -3,6 +3,7 @@ import { integratorContract } from '../../contract/integrator-contract.js';
 import { notFound } from '../http/problem.js';
 import { principalOf } from '../http/request-context.js';
 import { idempotent } from '../idempotency/idempotent.js';
+import { approvalStatusOf } from '../verification/list-presentation-sessions.js';
 import {
   failureReasonOf,
   PresentationSession,
@@ -15,10 +16,6 @@ import { createApproval } from './create-approval.js';
 import { requestIssuanceApproval } from './request-issuance-approval.js';
 
 const s = initServer();
-
-/** A session's status as an approval's: nothing is approved before the session is verified. */
-const approvalStatus = (status: ReturnType<typeof statusOf>) =>
-  status === 'verified' ? 'approved' : status === 'failed' || status === 'expired' ? 'failed' : 'pending';
 
 /** The integrator's approvals: ask for one, read its outcome and receipt (never another tenant's). */
 export function approvalRoutes(services: VerifierServices) {
@@ -69,7 +66,7 @@ export function approvalRoutes(services: VerifierServices) {
       });
       if (!session?.approval) throw notFound(`approval ${params.id}`);
       const session_status = statusOf(session);
-      const status = approvalStatus(session_status);
+      const status = approvalStatusOf(session_status);
       const result = status === 'approved' ? resultOf(session) : null;
       const reason =
         session_status === 'failed'

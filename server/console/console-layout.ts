@@ -13,10 +13,14 @@ export interface PageContext {
 
 const NAV = [
   ['issuances', 'Issuances and credentials'],
+  ['presentations', 'Presentations'],
+  ['relying-parties', 'Relying parties'],
   ['users', 'SCIM users'],
+  ['groups', 'SCIM groups'],
   ['webhooks', 'Webhooks'],
   ['tokens', 'API tokens'],
   ['trust', 'Trust'],
+  ['branding', 'Branding'],
   ['audit', 'Audit log'],
   ['charts', 'Charts'],
 ] as const;

@@ -51,4 +51,7 @@ figure.chart .axis { stroke: #6b7380; } figure.chart text { font-size: 10px; fil
 .pager { display: flex; gap: 1rem; }
 .secret { display: block; background: #eef0f3; padding: .4rem; user-select: all; }
 .qr { width: 12rem; height: 12rem; background: #fff; }
+.previews { display: flex; flex-wrap: wrap; gap: 1rem; } figure.preview { margin: 0; }
+figure.preview iframe { border: 1px solid var(--line); background: #fff; display: block; }
+.status-stale { color: var(--warn); } ul.members { margin: 0 0 1rem; }
 `;

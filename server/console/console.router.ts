@@ -10,14 +10,23 @@ import { consoleSessions } from './console-session.js';
 import { CONSOLE_CSS } from './console-style.js';
 import { operatorRoutes } from './operator.routes.js';
 import { auditPage } from './pages/audit-page.js';
+import { brandingPage } from './pages/branding-page.js';
+import { brandingPreview } from './pages/branding-preview.js';
 import { chartsPage } from './pages/charts-page.js';
 import { credentialAction, withdrawAction } from './pages/credential-actions.js';
+import { groupsPage } from './pages/groups-page.js';
 import { issuancePage } from './pages/issuance-page.js';
 import { issuancesPage } from './pages/issuances-page.js';
 import { landingPage } from './pages/landing-page.js';
+import { presentationPage } from './pages/presentation-page.js';
+import { presentationsPage } from './pages/presentations-page.js';
+import { relyingPartiesPage } from './pages/relying-parties-page.js';
+import { registerRelyingPartyAction, removeRelyingPartyAction } from './pages/relying-party-actions.js';
 import { createTokenAction, revokeTokenAction } from './pages/token-actions.js';
 import { tokensPage } from './pages/tokens-page.js';
 import { addAnchorAction, removeAnchorAction, trustPage } from './pages/trust-page.js';
+import { addSourceAction, sourceAction } from './pages/trust-sources.js';
+import { addIssuerAction, removeIssuerAction } from './pages/trusted-issuers.js';
 import { usersPage } from './pages/users-page.js';
 import { replayDeliveryAction, rotateSecretAction } from './pages/webhook-actions.js';
 import { webhookPage, webhooksPage } from './pages/webhooks-page.js';
@@ -94,6 +103,15 @@ export function consoleRouter(ctx: AppContext): Router {
     guard,
     page((req, res) => usersPage(req, res, ctx.config.publicUrl)),
   );
+  router.get('/t/:tenant/presentations', guard, page(presentationsPage));
+  router.get('/t/:tenant/presentations/:id', guard, page(presentationPage));
+  router.get(
+    '/t/:tenant/groups',
+    guard,
+    page((req, res) => groupsPage(req, res, ctx.config.publicUrl)),
+  );
+  router.get('/t/:tenant/branding', guard, page(brandingPage));
+  router.get('/t/:tenant/branding/preview/:page', guard, page(brandingPreview));
   router.get('/t/:tenant/audit', guard, page(auditPage));
   router.get('/t/:tenant/charts', guard, page(chartsPage));
   router.post('/t/:tenant/credentials/:id/:action', formBody('16kb'), guard, page(credentialAction));
@@ -114,6 +132,23 @@ export function consoleRouter(ctx: AppContext): Router {
   // A PEM certificate may be up to 20,000 characters (the contract's limit), form-encoded.
   router.post('/t/:tenant/trust/anchors', formBody('64kb'), guard, page(addAnchorAction));
   router.post('/t/:tenant/trust/anchors/:sha256/remove', formBody('4kb'), guard, page(removeAnchorAction));
+  router.post('/t/:tenant/trust/issuers', formBody('64kb'), guard, page(addIssuerAction));
+  router.post('/t/:tenant/trust/issuers/remove', formBody('4kb'), guard, page(removeIssuerAction));
+  router.post('/t/:tenant/trust/sources', formBody('64kb'), guard, page(addSourceAction));
+  router.post(
+    '/t/:tenant/trust/sources/:sourceId/:action(refresh|remove)',
+    formBody('4kb'),
+    guard,
+    page(sourceAction),
+  );
+  router.get('/t/:tenant/relying-parties', guard, page(relyingPartiesPage));
+  router.post('/t/:tenant/relying-parties', formBody('32kb'), guard, page(registerRelyingPartyAction));
+  router.post(
+    '/t/:tenant/relying-parties/:clientId/remove',
+    formBody('4kb'),
+    guard,
+    page(removeRelyingPartyAction),
+  );
   router.use(consoleErrorRenderer(ctx.logger));
   return router;
 }

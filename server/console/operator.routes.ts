@@ -7,6 +7,7 @@ import { type ConsoleDeps, cookieOptions, sessionCookieName } from './console-de
 import { ConsolePageError } from './console-errors.js';
 import { sessionOf } from './console-guard.js';
 import { consolePage } from './console-layout.js';
+import { operatorKeyRoutes } from './operator-keys.js';
 import { spendOperatorLink } from './operator-links.js';
 
 const OPERATOR = { name: 'Operator', email: null, credentialId: null };
@@ -21,7 +22,7 @@ const frame = (session: Parameters<typeof consolePage>[0]['session'], path: stri
 /**
  * The deployment's operator: signs in with the one-time link `console link` prints (a page with a
  * button, so that a link preview cannot spend it), then sees every tenant and the signing keys
- * through the admin API with ADMIN_TOKEN, which stays on the server.
+ * through the admin API with ADMIN_TOKEN, which stays on the server (keys: operator-keys.ts).
  */
 export function operatorRoutes(d: ConsoleDeps): Router {
   const router = Router();
@@ -83,22 +84,6 @@ export function operatorRoutes(d: ConsoleDeps): Router {
     }),
   );
 
-  router.get(
-    '/operator/keys',
-    asyncHandler(async (req, res) => {
-      const session = await operatorSession(req);
-      const answer = await admin().listSigningKeys();
-      const keys = answer.status === 200 ? answer.body.items : [];
-      const rows = keys
-        .map(
-          (k) =>
-            `<tr><td>${escapeHtml(k.purpose)}</td><td class="mono">${escapeHtml(k.kid)}</td><td class="status status-${escapeHtml(k.status)}">${escapeHtml(k.status)}</td><td>${escapeHtml(k.certificate_source ?? 'none')}</td></tr>`,
-        )
-        .join('');
-      const body = `<p>Certificate signing requests and chain imports: <code>npm run cli -- keys csr &lt;purpose&gt;</code> and <code>keys import-chain</code>.</p>
-<table><thead><tr><th scope="col">Purpose</th><th scope="col">Key id</th><th scope="col">Status</th><th scope="col">Certificate</th></tr></thead><tbody>${rows}</tbody></table>`;
-      res.type('html').send(consolePage(frame(session, req.path), 'Keys and certificates', body));
-    }),
-  );
+  router.use(operatorKeyRoutes(admin, operatorSession, frame));
   return router;
 }

@@ -22,6 +22,21 @@ a.button { display: inline-block; padding: .6rem 1.2rem; border-radius: 8px; bac
 const page = (title: string, body: string, brand?: TenantPage) =>
   brandedPage(title, `<main>${body}</main>`, { style: STYLE, ...(brand ? { brand } : {}) });
 
+/** The offer page of `uri` in the tenant's look (also the console's branding preview, with a sample). */
+export async function renderOfferPage(brand: TenantPage, uri: string, expiresAt: Date): Promise<string> {
+  const e = escapeHtml;
+  return page(
+    `${brand.credentialName} from ${brand.tenantName}`,
+    `<h1>Your ${e(brand.credentialName)}</h1>` +
+      `<p>from ${e(brand.tenantName)}</p><p>Scan this code with your wallet:</p>` +
+      `<div class="qr">${await qrCodeSvg(uri)}</div>` +
+      `<p>On this phone? <a class="button" href="${e(uri)}">Open the offer in your wallet</a></p>` +
+      '<p>Your wallet will ask for the activation code we sent you in a separate e-mail.</p>' +
+      `<p class="expiry">This offer expires on ${expiryHtml(expiresAt)}.</p>`,
+    brand,
+  );
+}
+
 /**
  * The page an e-mailed offer links to: who offers which credential until when, a QR code for a
  * wallet on another device and a link that opens a wallet on this one, in the tenant's colours.
@@ -45,22 +60,7 @@ export function offerPageRoute(issuerUrl: string) {
     }
     const brand = await loadTenantPage(req.em, issuance.tenantId, issuance.configurationId);
     const uri = offerUri(issuerUrl, issuance.id, issuance.offerUriScheme);
-    const qr = await qrCodeSvg(uri);
-    const e = escapeHtml;
     allowLogo(res, brand);
-    res
-      .type('html')
-      .send(
-        page(
-          `${brand.credentialName} from ${brand.tenantName}`,
-          `<h1>Your ${e(brand.credentialName)}</h1>` +
-            `<p>from ${e(brand.tenantName)}</p><p>Scan this code with your wallet:</p>` +
-            `<div class="qr">${qr}</div>` +
-            `<p>On this phone? <a class="button" href="${e(uri)}">Open the offer in your wallet</a></p>` +
-            '<p>Your wallet will ask for the activation code we sent you in a separate e-mail.</p>' +
-            `<p class="expiry">This offer expires on ${expiryHtml(issuance.expiresAt)}.</p>`,
-          brand,
-        ),
-      );
+    res.type('html').send(await renderOfferPage(brand, uri, issuance.expiresAt));
   };
 }

@@ -73,6 +73,7 @@ export function verificationRoutes(services: VerifierServices) {
           ...(result?.trust ? { trust: result.trust } : {}),
           ...(result?.credentials ? { credentials: result.credentials } : {}),
           ...(session.profile ? { profile: session.profile } : {}),
+          ...(session.approvalId ? { approval_id: session.approvalId } : {}),
           ...(reason ? { reason } : {}),
           ...(status === 'failed' && session.failureDescription
             ? { reason_description: session.failureDescription }

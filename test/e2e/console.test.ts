@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import type { HolderWallet } from '../../clients/wallet/src/index.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
 import { consoleAdmin, consoleTenant, employeeWallet, signInWithWallet } from '../support/console-fixture.js';
 import { publishedStatus } from '../support/credential-status.js';
+import { scimClient } from '../support/scim-client.js';
 import { makeTestCa } from '../support/test-ca.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { sleep, until } from '../support/until.js';
@@ -235,6 +237,24 @@ describe('the operator', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Issuances and credentials');
     await page.getByRole('link', { name: 'Keys and certificates' }).click();
     await page.getByRole('cell', { name: 'issuer', exact: true }).first().waitFor();
+    // A CSR for the mdoc document signer, downloaded, certified by a CA, and its chain imported back.
+    const row = page.locator('tr', { has: page.getByRole('cell', { name: 'document-signer', exact: true }) });
+    await row.getByLabel('Subject (optional)').fill('CN=signer.acme.test');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('button', { name: 'Download a CSR for document-signer' }).click(),
+    ]);
+    const csr = await fs.readFile((await download.path()) as string, 'utf8');
+    expect(csr).toContain('BEGIN CERTIFICATE REQUEST');
+    const ca = await makeTestCa('Operator');
+    const leaf = await ca.issue(csr);
+    expect(leaf.subject).toBe('CN=signer.acme.test');
+    await row.getByLabel('Chain for document-signer (PEM, leaf first)').fill(ca.pemChain(leaf));
+    await row.getByRole('button', { name: 'Import the chain' }).click();
+    await page.getByRole('status').getByText('The certificate chain was imported').waitFor();
+    expect(await row.locator('.source').textContent()).toBe('imported');
+    const forged = await page.request.post(`${t.baseUrl}/console/operator/keys/issuer/csr`, { form: {} });
+    expect(forged.status()).toBe(403);
     // The link was spent: a second use is refused.
     await page.context().clearCookies();
     await page.goto(link.body.url);
@@ -397,6 +417,200 @@ describe('webhooks, tokens and trust in the console', () => {
     });
     await page.close();
   });
+});
+
+describe('presentations, relying parties, trust, groups and branding in the console', () => {
+  it.skipIf(!chromium.path)(
+    `an administrator sees a verified and a failed presentation session with its reason${skip}`,
+    async () => {
+      const asked = await integrator.createAuthorizationRequest({
+        body: { credential_configuration_id: 'LEARCredentialEmployee' },
+      });
+      const approval = await integrator.createApproval({
+        body: {
+          transaction: { type: 'urn:credservice:approval:1', subject: 'PO-7', description: 'Laptops' },
+          power: { function: 'Purchasing', action: 'Approve' },
+        },
+      });
+      if (asked.status !== 201 || approval.status !== 201) throw new Error('sessions not created');
+      await employee.present(asked.body.authorization_request_uri);
+      // The employee holds no purchasing power: the approval fails as mandate_insufficient.
+      await employee
+        .present(approval.body.authorization_request_uri, { approve: true })
+        .catch(() => undefined);
+      const page = await freshPage();
+      await signInWithWallet(page, t.baseUrl, tenantId, admin);
+      await page.getByRole('link', { name: 'Presentations' }).click();
+      const verified = page.locator(`#session-${asked.body.session_id}`);
+      expect(await verified.locator('.status').textContent()).toBe('verified');
+      const failed = page.locator(`#session-${approval.body.session_id}`);
+      expect(await failed.locator('.status').textContent()).toBe('failed');
+      expect(await failed.locator('.reason').textContent()).toBe('mandate_insufficient');
+      await page.getByLabel('Show').selectOption('approvals');
+      await page.getByLabel('Status').selectOption('failed');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      const row = page.locator(`#approval-${approval.body.approval_id}`);
+      expect(await row.textContent()).toContain('PO-7');
+      expect(await page.locator('tbody tr').count()).toBe(1);
+      await row.getByRole('link', { name: approval.body.session_id }).click();
+      expect(await page.locator('main .reason').textContent()).toBe('mandate_insufficient');
+      expect(await page.locator('main').textContent()).toContain('Purchasing / Approve');
+      await page.goto(`${t.baseUrl}/console/t/${tenantId}/presentations/${asked.body.session_id}`);
+      const detail = (await page.locator('main').textContent()) ?? '';
+      // The outcome and the claims' names, never their values.
+      expect(detail).toContain('Claims disclosed');
+      expect(detail).not.toContain('eve@acme.test');
+      await page.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!chromium.path)(`an administrator registers and removes a relying party${skip}`, async () => {
+    const page = await freshPage();
+    await signInWithWallet(page, t.baseUrl, tenantId, admin);
+    await page.getByRole('link', { name: 'Relying parties' }).click();
+    // The console's own sign-in client is listed, without a remove button.
+    await page.getByText('This console’s sign-in: not removable here').waitFor();
+    await page.getByLabel('Name (shown on the login page)').fill('Intranet');
+    await page.getByLabel(/^Redirect URIs/).fill('https://intranet.acme.test/callback');
+    await page.getByRole('button', { name: 'Register the relying party' }).click();
+    const secret = (await page.locator('code.secret').textContent()) ?? '';
+    const clientId = (await page.locator('#client-id').textContent()) ?? '';
+    expect(secret.length).toBeGreaterThan(20);
+    const listed = await integrator.listTenantOidcClients();
+    const registered = listed.status === 200 ? listed.body.items.find((c) => c.client_id === clientId) : null;
+    expect(registered).toMatchObject({
+      client_name: 'Intranet',
+      redirect_uris: ['https://intranet.acme.test/callback'],
+      claims_mapping: { email: ['mandatee', 'email'] },
+    });
+    await page.getByRole('link', { name: 'Back to the relying parties' }).click();
+    await page.getByRole('button', { name: 'Remove Intranet' }).click();
+    await page.getByRole('status').getByText('The relying party was removed.').waitFor();
+    const after = await integrator.listTenantOidcClients();
+    expect(after.status === 200 && after.body.items.some((c) => c.client_id === clientId)).toBe(false);
+    // Sent anyway, the removal of the console's own client is refused and it stays.
+    const own =
+      after.status === 200 ? after.body.items.find((c) => c.client_name === 'Administration console') : null;
+    const csrf = await page.locator('input[name="csrf"]').first().getAttribute('value');
+    const forced = await page.request.post(
+      `${t.baseUrl}/console/t/${tenantId}/relying-parties/${own?.client_id}/remove`,
+      { form: { csrf: csrf ?? '' } },
+    );
+    expect(forced.status()).toBe(409);
+    const kept = await integrator.listTenantOidcClients();
+    expect(kept.status === 200 && kept.body.items.some((c) => c.client_id === own?.client_id)).toBe(true);
+    await page.close();
+  });
+
+  it.skipIf(!chromium.path)(
+    `an administrator trusts an issuer and a list, and sees the list's failure and why${skip}`,
+    async () => {
+      const ca = await makeTestCa('List signer');
+      const page = await freshPage();
+      await signInWithWallet(page, t.baseUrl, tenantId, admin);
+      await page.getByRole('link', { name: 'Trust' }).click();
+      await page.getByLabel('Issuer (its iss)').fill('https://issuer.acme.test');
+      await page.getByLabel(/^Its keys/).fill(
+        JSON.stringify({
+          keys: [
+            {
+              kty: 'EC',
+              crv: 'P-256',
+              x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+              y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+            },
+          ],
+        }),
+      );
+      await page.getByRole('button', { name: 'Trust the issuer' }).click();
+      await page.getByRole('status').getByText('The issuer is trusted.').waitFor();
+      await page.getByRole('cell', { name: 'https://issuer.acme.test', exact: true }).waitFor();
+      await page.getByLabel('Published at (https)').fill('https://127.0.0.1:9/tl.xml');
+      await page.getByLabel('The list operator’s signing certificate (PEM)').fill(ca.root.toString('pem'));
+      await page.getByLabel('pid_provider').check();
+      await page.getByRole('button', { name: 'Add the trust source' }).click();
+      await page.getByRole('status').getByText('The trust source was added').waitFor();
+      const sources = await integrator.listTenantTrustSources();
+      const source = sources.status === 200 ? sources.body.items[0] : undefined;
+      const row = page.locator(`#source-${source?.id}`);
+      expect(await row.locator('.status').textContent()).toBe('failed');
+      expect(await row.locator('.error').textContent()).toBe(source?.status.error);
+      await row.getByRole('button', { name: 'Refresh https://127.0.0.1:9/tl.xml' }).click();
+      await page.getByRole('status').getByText('The trust source was fetched again').waitFor();
+      await row.getByRole('button', { name: 'Remove https://127.0.0.1:9/tl.xml' }).click();
+      await page.getByRole('status').getByText('The trust source was removed.').waitFor();
+      await page.getByRole('button', { name: 'Stop trusting https://issuer.acme.test' }).click();
+      await page.getByRole('status').getByText('The issuer is no longer trusted.').waitFor();
+      const left = await integrator.listTenantTrustedIssuers();
+      expect(left.status === 200 && left.body.items).toEqual([]);
+      const gone = await integrator.listTenantTrustSources();
+      expect(gone.status === 200 && gone.body.items).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it.skipIf(!chromium.path)(
+    `an auditor sees presentations, relying parties, trust and groups without change forms${skip}`,
+    async () => {
+      const token = await integrator.createTenantToken({
+        body: { kind: 'scim', expires_at: new Date(Date.now() + 86_400_000).toISOString() },
+      });
+      if (token.status !== 201) throw new Error(`scim token: ${token.status}`);
+      const scim = scimClient(t.baseUrl, tenantId, token.body.token);
+      const user = await scim.post('/Users', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'gina@acme.test',
+        name: { givenName: 'Gina', familyName: 'Grouped' },
+        emails: [{ value: 'gina@acme.test', primary: true }],
+      });
+      const group = await scim.post('/Groups', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: 'Finance',
+        members: [{ value: user.body.id }],
+      });
+      expect(group.status).toBe(201);
+      const page = await freshPage();
+      await signInWithWallet(page, t.baseUrl, tenantId, auditor);
+      await page.getByRole('link', { name: 'SCIM groups' }).click();
+      const finance = page.getByRole('region', { name: 'Finance' });
+      expect(await finance.locator('.members').textContent()).toBe(`gina@acme.test ${user.body.id}`);
+      for (const path of ['presentations', 'relying-parties', 'trust', 'groups']) {
+        await page.goto(`${t.baseUrl}/console/t/${tenantId}/${path}`);
+        await page.locator('main table, main section').first().waitFor();
+        expect(await page.locator('main form[method="post"]').count()).toBe(0);
+      }
+      await page.close();
+    },
+  );
+
+  it.skipIf(!chromium.path)(
+    `an administrator previews the offer and login pages in a colour to try${skip}`,
+    async () => {
+      const page = await freshPage();
+      await signInWithWallet(page, t.baseUrl, tenantId, admin);
+      await page.getByRole('link', { name: 'Branding' }).click();
+      await page.getByLabel('Colour (#rrggbb)').fill('#aa1100');
+      await page.getByRole('button', { name: 'Preview' }).click();
+      for (const [title, heading] of [
+        ['The offer page', 'Your '],
+        ['The login page', 'Sign in to the sample application'],
+      ] as const) {
+        const frame = page.frameLocator(`iframe[title="${title}"]`);
+        expect(await frame.locator('h1').textContent()).toContain(heading);
+        // The tenant's band in the colour tried: the page rendered as the service renders it.
+        const band = await frame
+          .locator('header.brand')
+          .evaluate('getComputedStyle(document.querySelector("header.brand")).backgroundColor');
+        expect(band).toBe('rgb(170, 17, 0)');
+      }
+      // Framed in a sandbox, under the preview's own CSP: no script of the login page is even named.
+      const preview = await page.request.get(`${t.baseUrl}/console/t/${tenantId}/branding/preview/login`);
+      expect(preview.headers()['content-security-policy']).toContain('sandbox');
+      expect(await preview.text()).not.toContain('<script');
+      await page.close();
+    },
+  );
 });
 
 describe('session expiry', () => {

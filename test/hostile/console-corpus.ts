@@ -17,7 +17,19 @@ const COOKIES = [
  * no console settings, so no sign-in can start (and register a relying party) either.
  */
 export function consoleCorpus(): HostileRequest[] {
-  const pages = ['issuances', 'issuances/x', 'users', 'audit?before=-1', 'charts'];
+  const pages = [
+    'issuances',
+    'issuances/x',
+    'users',
+    'audit?before=-1',
+    'charts',
+    'presentations?before=x',
+    'presentations/..%2F',
+    'relying-parties',
+    'groups',
+    'branding?primary_color=%3Cx',
+    'branding/preview/login',
+  ];
   const requests: HostileRequest[] = [];
   for (const cookie of ['', ...COOKIES]) {
     const headers: Record<string, string> = cookie ? { cookie } : {};
@@ -45,6 +57,22 @@ export function consoleCorpus(): HostileRequest[] {
         headers: { ...headers, ...FORM },
         body: 'reason=x',
         expect: [401],
+      },
+      {
+        label: `console relying party removal without session (${cookie.slice(0, 20) || 'no cookie'})`,
+        method: 'POST',
+        path: `/console/t/${TENANT}/relying-parties/rp_x/remove`,
+        headers: { ...headers, ...FORM },
+        body: 'csrf=y',
+        expect: [401],
+      },
+      {
+        label: `console operator CSR without session (${cookie.slice(0, 20) || 'no cookie'})`,
+        method: 'POST',
+        path: '/console/operator/keys/issuer/csr',
+        headers: { ...headers, ...FORM },
+        body: 'csrf=y',
+        expect: [404],
       },
       {
         label: `console sign-out without session (${cookie.slice(0, 20) || 'no cookie'})`,

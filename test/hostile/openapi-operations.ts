@@ -94,19 +94,17 @@ export function foreignParams(op: Operation, w: World): Record<string, string>[]
   if (op.path.startsWith('/api/v1/issuances/')) return [{ id: w.b.issuanceId }];
   if (op.path.startsWith('/api/v1/credentials/')) return [{ id: w.b.credentialId }];
   if (op.path.startsWith('/api/v1/authorization-request/')) return [{ id: w.b.pendingSessionId }];
-  // The integrator API names no tenant in the path: the token's tenant owns it, so only b's ids are foreign.
-  const tenantInPath = op.params.includes('id');
+  // The integrator API takes the tenant from the token (tenant a's): another tenant's ids are b's.
+  if (op.path.startsWith('/api/v1/')) {
+    if (op.params.includes('tokenId')) return [{ tokenId: w.b.tokenId }];
+    if (op.params.includes('clientId')) return [{ clientId: w.b.secretClient.id }];
+  }
   if (op.params.includes('tokenId'))
-    return tenantInPath
-      ? [
-          { id: w.a.id, tokenId: w.b.tokenId },
-          { id: w.b.id, tokenId: w.a.tokenId },
-        ]
-      : [{ tokenId: w.b.tokenId }];
-  if (op.params.includes('clientId'))
-    return tenantInPath
-      ? [{ id: w.b.id, clientId: w.a.secretClient.id }]
-      : [{ clientId: w.b.secretClient.id }];
+    return [
+      { id: w.a.id, tokenId: w.b.tokenId },
+      { id: w.b.id, tokenId: w.a.tokenId },
+    ];
+  if (op.params.includes('clientId')) return [{ id: w.b.id, clientId: w.a.secretClient.id }];
   return [];
 }
 

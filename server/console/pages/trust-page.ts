@@ -4,11 +4,16 @@ import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
 import { consoleBase, consolePage, csrfField } from '../console-layout.js';
 import { answered } from './api-refusals.js';
+import { trustSourcesSection } from './trust-sources.js';
+import { trustedIssuersSection } from './trusted-issuers.js';
 import { doneNotice, time } from './view-helpers.js';
 
 const ANCHOR_TEXTS = { notFound: 'There is no such trust anchor.' };
 
-/** GET …/trust: the X.509 roots the tenant's verifier trusts issuers by; add and remove them. */
+/**
+ * GET …/trust: what the tenant's verifier trusts issuers by: X.509 roots, issuers by their keys, and
+ * published lists with their status; each added and removed here, a list refreshed.
+ */
 export async function trustPage(req: Request, res: Response) {
   const c = consoleOf(res);
   const answer = await c.tenant.api.listTenantTrustAnchors();
@@ -33,7 +38,8 @@ export async function trustPage(req: Request, res: Response) {
   const body = `${doneNotice(req.query.done)}<h2>Trust anchors</h2>
 <p>Credentials whose x5c chain leads to one of these CA certificates are trusted by the verifier.</p>${add}
 <table><thead><tr><th scope="col">Subject</th><th scope="col">SHA-256</th><th scope="col">Key identifier</th><th scope="col">Valid from</th><th scope="col">Valid until</th><th scope="col">Actions</th></tr></thead>
-<tbody>${rows || '<tr><td colspan="6">No trust anchors.</td></tr>'}</tbody></table>`;
+<tbody>${rows || '<tr><td colspan="6">No trust anchors.</td></tr>'}</tbody></table>
+${await trustedIssuersSection(c)}${await trustSourcesSection(c)}`;
   res.type('html').send(consolePage({ ...c, path: req.path }, 'Trust', body));
 }
 

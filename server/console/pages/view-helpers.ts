@@ -55,6 +55,15 @@ export function doneNotice(done: unknown): string {
     'anchor-added': 'The trust anchor was added.',
     'anchor-known': 'That certificate was a trust anchor already.',
     'anchor-removed': 'The trust anchor was removed.',
+    'rp-removed': 'The relying party was removed.',
+    'issuer-trusted': 'The issuer is trusted.',
+    'issuer-trusted-unresolved':
+      'The issuer is trusted, but its keys could not be read from its metadata now.',
+    'issuer-removed': 'The issuer is no longer trusted.',
+    'source-added': 'The trust source was added and fetched; its status is below.',
+    'source-refreshed': 'The trust source was fetched again; its status is below.',
+    'source-removed': 'The trust source was removed.',
+    'chain-imported': 'The certificate chain was imported; it is the key’s x5c now.',
   };
   const text = typeof done === 'string' ? texts[done] : undefined;
   return text ? `<p class="notice" role="status">${text}</p>` : '';

@@ -1,0 +1,46 @@
+import type { Request, Response } from 'express';
+import { escapeHtml } from '../../http/escape-html.js';
+import { ConsolePageError } from '../console-errors.js';
+import { consoleOf } from '../console-guard.js';
+import { consolePage } from '../console-layout.js';
+
+interface ScimGroup {
+  id: string;
+  displayName?: string;
+  externalId?: string;
+  members?: { value: string; display?: string; type?: string }[];
+}
+
+const SHOWN = 100;
+
+/**
+ * GET …/groups: the tenant's SCIM groups with their members, read through its SCIM endpoint with
+ * the session's SCIM token. Read-only: groups are the directory's (Entra ID, Okta…) to change.
+ */
+export async function groupsPage(req: Request, res: Response, publicUrl: string) {
+  const c = consoleOf(res);
+  const query = new URLSearchParams({ count: String(SHOWN), sortBy: 'displayName' });
+  const url = `${publicUrl}/tenants/${encodeURIComponent(c.tenantId)}/scim/v2/Groups?${query}`;
+  const answer = await fetch(url, { headers: { authorization: `Bearer ${c.tenant.scimToken}` } });
+  if (answer.status !== 200)
+    throw new ConsolePageError(502, 'Not available', 'The directory’s groups could not be read.');
+  const list = (await answer.json()) as { totalResults: number; Resources?: ScimGroup[] };
+  const groups = (list.Resources ?? [])
+    .map((g) => {
+      const members = (g.members ?? [])
+        .map(
+          (m) =>
+            `<li>${escapeHtml(m.display ?? m.value)} <span class="mono">${escapeHtml(m.value)}</span>${m.type === 'Group' ? ' (group)' : ''}</li>`,
+        )
+        .join('');
+      const name = g.displayName ?? g.id;
+      return `<section class="group" id="group-${escapeHtml(g.id)}" aria-label="${escapeHtml(name)}"><h2>${escapeHtml(name)}</h2>
+<p>${(g.members ?? []).length} members${g.externalId ? `; external id <span class="mono">${escapeHtml(g.externalId)}</span>` : ''}</p>
+${members ? `<ul class="members">${members}</ul>` : ''}</section>`;
+    })
+    .join('');
+  const count = `<p>${list.totalResults} groups${list.totalResults > SHOWN ? ` (the first ${SHOWN} shown)` : ''}. Groups are changed in the directory that provisions them, not here.</p>`;
+  res
+    .type('html')
+    .send(consolePage({ ...c, path: req.path }, 'SCIM groups', count + (groups || '<p>No groups.</p>')));
+}

@@ -1,0 +1,35 @@
+import { initServer } from '@ts-rest/express';
+import { integratorContract } from '../../contract/integrator-contract.js';
+import { principalOf } from '../http/request-context.js';
+import {
+  deleteOidcClient,
+  listOidcClients,
+  oidcClientView,
+  registerOidcClient,
+} from './oidc-client-registry.js';
+
+const s = initServer();
+const r = integratorContract;
+
+/** The tenant's relying parties through its integrator token (the admin API's, for this tenant only). */
+export function tenantOidcClientRoutes() {
+  const actorOf = (req: { actor?: string }) => req.actor ?? 'integrator';
+  return {
+    listTenantOidcClients: s.route(r.listTenantOidcClients, async ({ req }) => ({
+      status: 200,
+      body: { items: (await listOidcClients(req.em, principalOf(req).tenantId)).map(oidcClientView) },
+    })),
+    createTenantOidcClient: s.route(r.createTenantOidcClient, async ({ body, req }) => {
+      const tenantId = principalOf(req).tenantId;
+      const { client, secret } = await registerOidcClient(req.em, tenantId, body, actorOf(req));
+      return {
+        status: 201,
+        body: { ...oidcClientView(client), ...(secret ? { client_secret: secret } : {}) },
+      };
+    }),
+    deleteTenantOidcClient: s.route(r.deleteTenantOidcClient, async ({ params, req }) => {
+      await deleteOidcClient(req.em, principalOf(req).tenantId, params.clientId, actorOf(req));
+      return { status: 204, body: undefined };
+    }),
+  };
+}
