@@ -36,6 +36,21 @@ export const tenantRecordsRoutes = c.router({
     responses: { 200: Issuance, 401: ProblemDetails, 403: ProblemDetails, 404: ProblemDetails },
     summary: 'Withdraw an issuance: its offer stops working and every credential issued from it is revoked',
   },
+  resendIssuanceMail: {
+    method: 'POST',
+    path: '/issuances/:id/resend',
+    pathParams: textId,
+    body: c.noBody(),
+    responses: {
+      200: Issuance,
+      401: ProblemDetails,
+      403: ProblemDetails,
+      404: ProblemDetails,
+      409: ProblemDetails,
+    },
+    summary:
+      'Mail an open offer again: a new tx_code replaces the old one (which stops working), with the offer link when the delivery is email',
+  },
   listTenantAuditEvents: {
     method: 'GET',
     path: '/audit-events',

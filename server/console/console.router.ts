@@ -13,7 +13,7 @@ import { auditPage } from './pages/audit-page.js';
 import { brandingPage } from './pages/branding-page.js';
 import { brandingPreview } from './pages/branding-preview.js';
 import { chartsPage } from './pages/charts-page.js';
-import { credentialAction, withdrawAction } from './pages/credential-actions.js';
+import { credentialAction, resendAction, withdrawAction } from './pages/credential-actions.js';
 import { groupsPage } from './pages/groups-page.js';
 import { issuancePage } from './pages/issuance-page.js';
 import { issuancesPage } from './pages/issuances-page.js';
@@ -116,6 +116,7 @@ export function consoleRouter(ctx: AppContext): Router {
   router.get('/t/:tenant/charts', guard, page(chartsPage));
   router.post('/t/:tenant/credentials/:id/:action', formBody('16kb'), guard, page(credentialAction));
   router.post('/t/:tenant/issuances/:id/withdraw', formBody('16kb'), guard, page(withdrawAction));
+  router.post('/t/:tenant/issuances/:id/resend', formBody('16kb'), guard, page(resendAction));
   router.get('/t/:tenant/webhooks', guard, page(webhooksPage));
   router.get('/t/:tenant/webhooks/:id', guard, page(webhookPage));
   router.post('/t/:tenant/webhooks/:id/rotate-secret', formBody('4kb'), guard, page(rotateSecretAction));

@@ -11,6 +11,7 @@ import { decideIssuance, type IssuanceDecision } from './decide-issuance.js';
 import { Issuance } from './issuance.entity.js';
 import { issuanceView } from './issuance.view.js';
 import { IssuedCredential } from './issued-credential.entity.js';
+import { resendOfferMail } from './resend-offer-mail.js';
 import { searchIssuances } from './search-issuances.js';
 import { withdrawIssuance } from './withdraw-issuance.js';
 
@@ -77,6 +78,12 @@ export function issuanceRoutes(services: IssuanceServices, sql: Sql) {
       const tenantId = principalOf(req).tenantId;
       const reason = body?.reason;
       const issuance = await withdrawIssuance(req.em, tenantId, params.id, req.actor ?? '', reason);
+      const credentials = await req.em.find(IssuedCredential, { issuanceId: issuance.id });
+      return { status: 200, body: issuanceView(issuance, credentials, services.issuerUrl) };
+    }),
+    resendIssuanceMail: s.route(integratorContract.resendIssuanceMail, async ({ params, req }) => {
+      const tenantId = principalOf(req).tenantId;
+      const issuance = await resendOfferMail(req.em, services, tenantId, params.id, req.actor ?? '');
       const credentials = await req.em.find(IssuedCredential, { issuanceId: issuance.id });
       return { status: 200, body: issuanceView(issuance, credentials, services.issuerUrl) };
     }),

@@ -1,6 +1,7 @@
 import { PRE_AUTHORIZED_CODE_GRANT } from '../../contract/issuance/issuance-request.js';
 import type { AuditEntry } from '../audit/audit-log.js';
 import type { MailRequest } from '../mail/queue-mail.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
 import type { CheckedIssuance, CreatedIssuance, IssuanceServices } from './create-issuance.js';
 import type { Issuance } from './issuance.entity.js';
 import { newTxCode } from './offer-codes.js';
@@ -50,19 +51,7 @@ export function planIssuance(s: IssuanceServices, c: CheckedIssuance, actor: str
     approvalExpiresAt: null,
     companionOf: c.companionOf ?? null,
   };
-  const organization = tenant.mandator?.organization ?? tenant.name;
-  const mails: MailRequest[] = [];
-  if (offered && c.email && delivery.includes('email')) {
-    const page = offerPageUrl(s.issuerUrl, offerId);
-    mails.push({
-      tenantId: tenant.id,
-      template: 'credential-offer',
-      to: c.email,
-      params: { organization, offerPage: page, offerUri: uri },
-    });
-  }
-  if (txCode && c.email)
-    mails.push({ tenantId: tenant.id, template: 'tx-code', to: c.email, params: { organization, txCode } });
+  const mails = offered ? offerMails(s.issuerUrl, tenant, issuance, txCode) : [];
   const audit = {
     tenantId: tenant.id,
     actor,
@@ -77,4 +66,33 @@ export function planIssuance(s: IssuanceServices, c: CheckedIssuance, actor: str
     delivery,
   };
   return { issuance, mails, audit, created };
+}
+
+/**
+ * The mails of an offer to its holder: the offer link when the delivery is e-mail, and the tx_code
+ * (in a mail of its own, so that one intercepted mail is not enough) when there is one.
+ */
+export function offerMails(
+  issuerUrl: string,
+  tenant: Pick<Tenant, 'id' | 'name' | 'mandator'>,
+  issuance: Pick<Issuance, 'id' | 'email' | 'delivery' | 'offerUriScheme'>,
+  txCode: string | undefined,
+): MailRequest[] {
+  const to = issuance.email;
+  if (!to) return [];
+  const organization = tenant.mandator?.organization ?? tenant.name;
+  const mails: MailRequest[] = [];
+  if (issuance.delivery.includes('email'))
+    mails.push({
+      tenantId: tenant.id,
+      template: 'credential-offer',
+      to,
+      params: {
+        organization,
+        offerPage: offerPageUrl(issuerUrl, issuance.id),
+        offerUri: offerUri(issuerUrl, issuance.id, issuance.offerUriScheme ?? 'openid-credential-offer'),
+      },
+    });
+  if (txCode) mails.push({ tenantId: tenant.id, template: 'tx-code', to, params: { organization, txCode } });
+  return mails;
 }

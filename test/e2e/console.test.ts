@@ -10,6 +10,7 @@ import type { HolderWallet } from '../../clients/wallet/src/index.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
 import { consoleAdmin, consoleTenant, employeeWallet, signInWithWallet } from '../support/console-fixture.js';
 import { publishedStatus } from '../support/credential-status.js';
+import { employeePayload } from '../support/fixtures.js';
 import { scimClient } from '../support/scim-client.js';
 import { makeTestCa } from '../support/test-ca.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -130,6 +131,31 @@ describe('console sign-in and actions in a browser', () => {
       await page.close();
     },
   );
+
+  it.skipIf(!chromium.path)(`an administrator mails an open offer again with a new code${skip}`, async () => {
+    const offer = await integrator.createIssuance({
+      body: {
+        credential_configuration_id: 'LEARCredentialEmployee',
+        payload: employeePayload(),
+        delivery: 'ui',
+        email: 'rosa@acme.test',
+      },
+    });
+    if (offer.status !== 201) throw new Error(`offer: ${offer.status}`);
+    const page = await freshPage();
+    await signInWithWallet(page, t.baseUrl, tenantId, admin);
+    await page.goto(`${t.baseUrl}/console/t/${tenantId}/issuances/${offer.body.offer_id}`);
+    await page.getByRole('button', { name: /Mail the offer again/ }).click();
+    await page
+      .getByRole('status')
+      .getByText(/mailed again with a new activation code/)
+      .waitFor();
+    const [event] = (await auditEvents('issuance.mail_resent')).filter(
+      (e) => e.subject === offer.body.offer_id,
+    );
+    expect(event?.details).toMatchObject({ mails: ['tx-code'], new_tx_code: true });
+    await page.close();
+  });
 
   it.skipIf(!chromium.path)(
     `an employee without the power is refused, and that is audited${skip}`,

@@ -48,3 +48,21 @@ export async function withdrawAction(req: Request, res: Response) {
     CREDENTIAL_TEXTS,
   );
 }
+
+/** POST …/issuances/:id/resend: the offer mailed again with a new tx_code. */
+export async function resendAction(req: Request, res: Response) {
+  const c = consoleOf(res);
+  const id = String(req.params.id).slice(0, 200);
+  const answer = await c.tenant.api.resendIssuanceMail({ params: { id } });
+  return answered(
+    req,
+    res,
+    answer.status,
+    `${consoleBase(c.tenantId)}/issuances/${encodeURIComponent(id)}`,
+    'resend',
+    {
+      notFound: 'There is no such issuance.',
+      conflict: 'Only an open offer no wallet has redeemed, with an e-mail address, can be mailed again.',
+    },
+  );
+}

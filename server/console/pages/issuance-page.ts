@@ -68,11 +68,17 @@ export async function issuancePage(req: Request, res: Response) {
 <label for="reason-withdraw">Reason to withdraw</label><input id="reason-withdraw" name="reason" maxlength="500" required>
 <button type="submit" class="danger">Withdraw the issuance</button></form>`
       : '';
+  // The API says whether the offer can be mailed again (409 otherwise): offered only while it is open.
+  const resend =
+    c.session.role !== 'auditor' && ['offered', 'locked'].includes(i.status) && i.email
+      ? `<form class="action" method="post" action="${escapeHtml(`${base}/issuances/${encodeURIComponent(i.id)}/resend`)}">${csrfField(c.session)}
+<button type="submit">Mail the offer again (a new activation code replaces the old one)</button></form>`
+      : '';
   const body = `${doneNotice(req.query.done)}
 <dl><dt>Status</dt><dd>${statusBadge(i.status)}</dd><dt>E-mail</dt><dd>${escapeHtml(i.email ?? '—')}</dd>
 <dt>Configuration</dt><dd>${escapeHtml(i.credential_configuration_id)}</dd><dt>Delivery</dt><dd>${escapeHtml(i.delivery.join(', '))}</dd>
 <dt>Created</dt><dd>${time(i.created_at)}</dd><dt>Expires</dt><dd>${time(i.expires_at)}</dd></dl>
-${withdraw}${offer}
+${resend}${withdraw}${offer}
 <h2>Credentials</h2><table><thead><tr><th scope="col">Credential</th><th scope="col">Status</th><th scope="col">Status list entry</th><th scope="col">Issued</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="6">No credential issued yet.</td></tr>'}</tbody></table>`;
   res.type('html').send(consolePage({ ...c, path: `${base}/issuances` }, `Issuance ${i.id}`, body));

@@ -50,6 +50,7 @@ export function doneNotice(done: unknown): string {
     suspend: 'The credential was suspended.',
     unsuspend: 'The suspension was lifted.',
     withdraw: 'The issuance was withdrawn.',
+    resend: 'The offer was mailed again with a new activation code; the old code no longer works.',
     replay: 'The delivery was queued again; its new tries appear below.',
     'token-revoked': 'The token was revoked.',
     'anchor-added': 'The trust anchor was added.',
