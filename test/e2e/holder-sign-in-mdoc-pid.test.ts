@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../clients/integrator/src/index.js';
 import { untilAuditSealed } from '../support/audit-sealed.js';
+import { authorizationCodeOffer as offerWithCodeGrant } from '../support/authorization-code-offer.js';
 import { DATED_EMPLOYEE, datedEmployeePayload, registerDatedEmployee } from '../support/dated-employee.js';
 import { deviceKeyPair } from '../support/mdoc-issuer.js';
 import { answerWithMdoc } from '../support/mdoc-wallet.js';
@@ -61,17 +62,8 @@ const putRule = (body: unknown) =>
 
 async function offer() {
   const email = `mdoc-pid-${++n}@acme.test`;
-  const res = await f.integrator.createIssuance({
-    body: {
-      credential_configuration_id: DATED_EMPLOYEE,
-      payload: datedEmployeePayload(ANA, email),
-      delivery: 'ui',
-      email,
-      grant_type: 'authorization_code',
-    },
-  });
-  if (res.status !== 201 || !res.body.credential_offer_uri) throw new Error(`offer: ${res.status}`);
-  return { offerUri: res.body.credential_offer_uri, offerId: res.body.offer_id };
+  const payload = datedEmployeePayload(ANA, email);
+  return offerWithCodeGrant(f.integrator, email, { configurationId: DATED_EMPLOYEE, payload });
 }
 
 /** The holder's mdoc PID for `person`, bound to a fresh device key. */

@@ -6,8 +6,8 @@ import { createClient } from '../../clients/integrator/src/index.js';
 import { runAdminCli } from '../support/admin-cli.js';
 import { adminRequest } from '../support/admin-request.js';
 import { untilAuditSealed } from '../support/audit-sealed.js';
+import { authorizationCodeOffer as offerWithCodeGrant } from '../support/authorization-code-offer.js';
 import { findChromium, type HeadlessChromium, launchChromium } from '../support/browser.js';
-import { employeePayload } from '../support/fixtures.js';
 import { type IssuerPki, issuerPki, issueWithX5c } from '../support/issuer-x509.js';
 import { openPresentationSignIn, PRESENTATION_PATH } from '../support/presentation-sign-in-page.js';
 import { pushForOffer } from '../support/pushed-sign-in.js';
@@ -83,17 +83,7 @@ const pid = (holder: ThirdPartyHolder, names: { family_name: string; given_name:
 
 async function authorizationCodeOffer() {
   const email = `pid-${++n}@acme.test`;
-  const res = await f.integrator.createIssuance({
-    body: {
-      credential_configuration_id: 'LEARCredentialEmployee',
-      payload: employeePayload(),
-      delivery: 'ui',
-      email,
-      grant_type: 'authorization_code',
-    },
-  });
-  if (res.status !== 201 || !res.body.credential_offer_uri) throw new Error(`offer: ${res.status}`);
-  return { email, offerUri: res.body.credential_offer_uri, offerId: res.body.offer_id };
+  return { email, ...(await offerWithCodeGrant(f.integrator, email)) };
 }
 
 /** The sign-in page by fetch, keeping its cookie: the QR code's and the same-device link's requests. */

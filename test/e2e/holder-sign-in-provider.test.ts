@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { adminRequest } from '../support/admin-request.js';
-import { employeePayload } from '../support/fixtures.js';
+import { authorizationCodeOffer as offerWithCodeGrant } from '../support/authorization-code-offer.js';
 import { pushForOffer } from '../support/pushed-sign-in.js';
 import { scimClient } from '../support/scim-client.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
@@ -42,19 +42,8 @@ const admin = (method: string, tenantId: string, body?: unknown) =>
 const origins = () => [new URL(f.t.baseUrl).origin, op.issuer];
 const nextEmail = () => `sso-${++n}-${randomBytes(3).toString('hex')}@acme.test`;
 
-async function authorizationCodeOffer(email: string, integrator = f.integrator) {
-  const res = await integrator.createIssuance({
-    body: {
-      credential_configuration_id: 'LEARCredentialEmployee',
-      payload: employeePayload(),
-      delivery: 'ui',
-      email,
-      grant_type: 'authorization_code',
-    },
-  });
-  if (res.status !== 201 || !res.body.credential_offer_uri) throw new Error(`offer: ${res.status}`);
-  return { offerUri: res.body.credential_offer_uri, offerId: res.body.offer_id };
-}
+const authorizationCodeOffer = (email: string, integrator = f.integrator) =>
+  offerWithCodeGrant(integrator, email);
 
 const status = async (offerId: string) =>
   (await f.sql.query('select status from issuance where id = $1', [offerId])).rows[0]?.status;

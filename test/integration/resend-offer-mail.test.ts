@@ -77,9 +77,7 @@ describe('mailing an offer again', () => {
     const to = email();
     const { offerId, location } = await mailedOffer(f.integrator, f.smtp, to);
     await f.sql.query(`update issuance set status = 'locked', tx_code_failures = 5 where id = $1`, [offerId]);
-    expect((await f.integrator.resendIssuanceMail({ params: { id: offerId } })).status).toBe(
-      200,
-    );
+    expect((await f.integrator.resendIssuanceMail({ params: { id: offerId } })).status).toBe(200);
     const [, fresh] = await waitForCodes(to, 2);
     expect((await redeem(location, fresh ?? '')).status).toBe(200);
   });
