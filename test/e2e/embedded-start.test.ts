@@ -139,6 +139,12 @@ describe('npm start on embedded defaults', () => {
   );
 
   it(
+    "lets the operator into the console with a one-time link and withdraw an offer by the page's form",
+    () => mission.consoleAsOperator(),
+    30_000,
+  );
+
+  it(
     'accepts a wallet attestation through a published wallet providers list',
     () => mission.walletProviderListLifecycle(),
     60_000,

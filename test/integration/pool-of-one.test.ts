@@ -58,6 +58,12 @@ describe('with a pool of one connection', () => {
     60_000,
   );
 
+  it(
+    "lets the operator into the console with a one-time link and withdraw an offer by the page's form",
+    () => mission.consoleAsOperator(),
+    30_000,
+  );
+
   it('provisions over SCIM and verifies the audit chain', async () => {
     await mission.scimLifecycle();
     await mission.auditVerified();

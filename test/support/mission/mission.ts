@@ -18,6 +18,7 @@ import { acmeTenant } from '../test-service.js';
 import { until } from '../until.js';
 import { approveWithDemoWallet, approveWithThirdPartyHolder } from './approval.js';
 import { issueByAuthorizationCode } from './authorization-code.js';
+import { consoleAsOperator } from './console-operator.js';
 import { deferredLifecycle } from './deferred.js';
 import type { Mailbox } from './mailbox.js';
 import { mdocLifecycle } from './mdoc.js';
@@ -193,6 +194,11 @@ export class Mission {
    * Issuances behind an approval: one approved and collected from the deferred endpoint, one
    * declined, one approved by an approver's presented approval.
    */
+  /** The console as the operator: a one-time link, the tenant's pages, an offer withdrawn by a form. */
+  async consoleAsOperator() {
+    await consoleAsOperator(this.baseUrl, this.service, this.integrator, this.tenant.id);
+  }
+
   async deferredLifecycle() {
     await deferredLifecycle(this.integrator, this.mailbox, () => this.wallet(), this.nextEmail);
   }
