@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../clients/integrator/src/index.js';
 import {
   HolderWallet,
   inMemoryCredentialStore,
@@ -8,9 +7,9 @@ import {
 import { employeePayload } from '../support/fixtures.js';
 import { walletHttp } from '../support/holder-setup.js';
 import { mailedOffer } from '../support/mailed-offer.js';
-import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
+import type { TenantFixture } from '../support/tenant-fixture.js';
+import { tenantWithWebhooks } from '../support/tenant-with-webhooks.js';
 import { until } from '../support/until.js';
-import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * A deferred issuance decided by a presented approval: POST /api/v1/issuances/{id}/approval asks an
@@ -20,21 +19,15 @@ import { startWebhookReceiver } from '../support/webhook-receiver.js';
  * issuance keeps waiting.
  */
 let f: TenantFixture;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let n = 0;
 const APPROVER_POWER = { function: 'Onboarding', action: ['Approve'] };
 
+let stop: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  f = await startTenantFixture();
-  const hooks = createClient({ baseUrl: f.t.baseUrl, token: f.t.adminToken }).webhooks;
-  const created = await hooks.createWebhook({ params: { id: f.tenant.id }, body: { url: receiver.url } });
-  if (created.status !== 201) throw new Error(`webhook: ${created.status}`);
+  ({ f, stop } = await tenantWithWebhooks());
 });
-afterAll(async () => {
-  await f?.stop();
-  await receiver?.close();
-});
+afterAll(() => stop?.());
 
 const newWallet = () =>
   new HolderWallet({ crypto: inMemoryHolderCrypto(), store: inMemoryCredentialStore(), http: walletHttp });

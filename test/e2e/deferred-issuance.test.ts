@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../clients/integrator/src/index.js';
 import {
   createProofJwt,
   credentialEncryptionOf,
@@ -16,9 +15,9 @@ import {
 } from '../../clients/wallet/src/index.js';
 import { employeePayload } from '../support/fixtures.js';
 import { mailedOffer } from '../support/mailed-offer.js';
-import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
+import type { TenantFixture } from '../support/tenant-fixture.js';
+import { tenantWithWebhooks } from '../support/tenant-with-webhooks.js';
 import { until } from '../support/until.js';
-import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * Deferred issuance behind an approval (OID4VCI 1.0 sections 8.3 and 9): an issuance created with
@@ -28,20 +27,14 @@ import { startWebhookReceiver } from '../support/webhook-receiver.js';
  */
 const http = { allowHttp: true };
 let f: TenantFixture;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let n = 0;
 
+let stop: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  f = await startTenantFixture();
-  const hooks = createClient({ baseUrl: f.t.baseUrl, token: f.t.adminToken }).webhooks;
-  const created = await hooks.createWebhook({ params: { id: f.tenant.id }, body: { url: receiver.url } });
-  if (created.status !== 201) throw new Error(`webhook: ${created.status}`);
+  ({ f, stop } = await tenantWithWebhooks());
 });
-afterAll(async () => {
-  await f?.stop();
-  await receiver?.close();
-});
+afterAll(() => stop?.());
 
 /** An approval-required offer redeemed by our wallet's parts, up to the deferred credential request. */
 async function deferredRequest() {

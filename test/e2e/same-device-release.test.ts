@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../clients/integrator/src/index.js';
 import { failUnfollowedRedirects } from '../../server/verification/fail-unfollowed-redirects.js';
 import { openEventStream, statusesOf } from '../support/event-stream.js';
 import { walletHttp, walletWithCredential } from '../support/holder-setup.js';
 import { redeemResponseCode } from '../support/redeem-response-code.js';
-import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
+import type { TenantFixture } from '../support/tenant-fixture.js';
+import { tenantWithWebhooks } from '../support/tenant-with-webhooks.js';
 import { until } from '../support/until.js';
-import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * HAIP 1.0 section 5.1: a verifier rejects a same-device presentation whose wallet does not send the
@@ -18,19 +17,13 @@ import { startWebhookReceiver } from '../support/webhook-receiver.js';
  * audit trail and the webhooks, its withheld claims erased.
  */
 let f: TenantFixture;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+let stop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  f = await startTenantFixture();
-  const hooks = createClient({ baseUrl: f.t.baseUrl, token: f.t.adminToken }).webhooks;
-  const created = await hooks.createWebhook({ params: { id: f.tenant.id }, body: { url: receiver.url } });
-  if (created.status !== 201) throw new Error(`webhook: ${created.status}`);
+  ({ f, stop } = await tenantWithWebhooks());
 });
-afterAll(async () => {
-  await f.stop();
-  await receiver.close();
-});
+afterAll(() => stop?.());
 
 const poll = async (id: string) => {
   const res = await f.integrator.getAuthorizationRequest({ params: { id } });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../clients/integrator/src/index.js';
 import {
   HolderWallet,
   inMemoryCredentialStore,
@@ -8,9 +7,9 @@ import {
 import { runAdminCli } from '../support/admin-cli.js';
 import { walletHttp } from '../support/holder-setup.js';
 import { scimClient } from '../support/scim-client.js';
-import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
+import type { TenantFixture } from '../support/tenant-fixture.js';
+import { tenantWithWebhooks } from '../support/tenant-with-webhooks.js';
 import { until } from '../support/until.js';
-import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * The SCIM provisioning setting `approval_required`: the issuances provisioning creates (a new user,
@@ -21,21 +20,15 @@ import { startWebhookReceiver } from '../support/webhook-receiver.js';
  */
 let f: TenantFixture;
 let scim: ReturnType<typeof scimClient>;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 const EXT = 'urn:credservice:params:scim:schemas:extension:credential:2.0:User';
 
+let stop: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  f = await startTenantFixture();
+  ({ f, stop } = await tenantWithWebhooks());
   scim = scimClient(f.t.baseUrl, f.tenant.id, f.tenant.scim_token);
-  const hooks = createClient({ baseUrl: f.t.baseUrl, token: f.t.adminToken }).webhooks;
-  const created = await hooks.createWebhook({ params: { id: f.tenant.id }, body: { url: receiver.url } });
-  if (created.status !== 201) throw new Error(`webhook: ${created.status}`);
 });
-afterAll(async () => {
-  await f?.stop();
-  await receiver?.close();
-});
+afterAll(() => stop?.());
 
 const user = (email: string, familyName = 'Ruiz') => ({
   schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
