@@ -1,31 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ConsolePower } from '../../contract/admin/console-settings.js';
+import { holdsPower } from '../approvals/check-mandate.js';
 import { IssuedCredential } from '../issuance/issued-credential.entity.js';
 import type { ConsoleRole } from './console-session.js';
 import type { TenantConsole } from './tenant-console.entity.js';
-
-interface PresentedPower {
-  function?: unknown;
-  action?: unknown;
-}
-
-/** Whether the credential's powers include `wanted`: its function, and its action among the actions. */
-function grants(powers: unknown, wanted: ConsolePower): boolean {
-  if (!Array.isArray(powers)) return false;
-  return powers.some((p: PresentedPower) => {
-    if (!p || p.function !== wanted.function) return false;
-    const actions = Array.isArray(p.action) ? p.action : [p.action];
-    return actions.includes(wanted.action);
-  });
-}
 
 /** The role the tenant's settings give these powers: administrator first, else auditor, else none. */
 export function roleOf(
   settings: TenantConsole,
   powers: unknown,
 ): Exclude<ConsoleRole, 'operator'> | undefined {
-  if (grants(powers, settings.administratorPower)) return 'administrator';
-  if (settings.auditorPower && grants(powers, settings.auditorPower)) return 'auditor';
+  if (holdsPower(powers, settings.administratorPower)) return 'administrator';
+  if (settings.auditorPower && holdsPower(powers, settings.auditorPower)) return 'auditor';
   return undefined;
 }
 

@@ -5,6 +5,7 @@ import {
   deleteOidcClient,
   listOidcClients,
   oidcClientView,
+  registeredClientView,
   registerOidcClient,
 } from './oidc-client-registry.js';
 
@@ -14,11 +15,8 @@ const s = initServer();
 export function adminOidcClientRoutes() {
   return {
     createOidcClient: s.route(adminContract.createOidcClient, async ({ params, body, req }) => {
-      const { client, secret } = await registerOidcClient(req.em, params.id, body, adminActor(req));
-      return {
-        status: 201,
-        body: { ...oidcClientView(client), ...(secret ? { client_secret: secret } : {}) },
-      };
+      const registered = await registerOidcClient(req.em, params.id, body, adminActor(req));
+      return { status: 201, body: registeredClientView(registered) };
     }),
     listOidcClients: s.route(adminContract.listOidcClients, async ({ params, req }) => ({
       status: 200,

@@ -98,3 +98,9 @@ export const oidcClientView = (c: OidcClient) => ({
   claims_mapping: c.claimsMapping,
   created_at: c.createdAt.toISOString(),
 });
+
+/** A client just registered: its view, with the secret this one answer shows (never again). */
+export const registeredClientView = (r: { client: OidcClient; secret?: string | undefined }) => ({
+  ...oidcClientView(r.client),
+  ...(r.secret ? { client_secret: r.secret } : {}),
+});

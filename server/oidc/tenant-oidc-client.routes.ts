@@ -5,6 +5,7 @@ import {
   deleteOidcClient,
   listOidcClients,
   oidcClientView,
+  registeredClientView,
   registerOidcClient,
 } from './oidc-client-registry.js';
 
@@ -21,11 +22,8 @@ export function tenantOidcClientRoutes() {
     })),
     createTenantOidcClient: s.route(r.createTenantOidcClient, async ({ body, req }) => {
       const tenantId = principalOf(req).tenantId;
-      const { client, secret } = await registerOidcClient(req.em, tenantId, body, actorOf(req));
-      return {
-        status: 201,
-        body: { ...oidcClientView(client), ...(secret ? { client_secret: secret } : {}) },
-      };
+      const registered = await registerOidcClient(req.em, tenantId, body, actorOf(req));
+      return { status: 201, body: registeredClientView(registered) };
     }),
     deleteTenantOidcClient: s.route(r.deleteTenantOidcClient, async ({ params, req }) => {
       await deleteOidcClient(req.em, principalOf(req).tenantId, params.clientId, actorOf(req));
