@@ -3,16 +3,14 @@ import type { AppContext } from '../app-context.js';
 import { asyncHandler } from '../http/async-handler.js';
 import { readCookie } from '../http/read-cookie.js';
 import { allowLogo, loadTenantPage, renderErrorPage } from '../tenants/branded-page.js';
-import { dcApiResponsePath } from '../verification/dc-api-request.js';
 import { AuthorizationError, redirectTo } from './authorization-request.js';
 import { issueAuthorizationCode } from './issue-authorization-code.js';
-import { renderLoginPage } from './login-page.js';
+import { LOGIN_SCRIPT_PATH, renderPresentationPage } from './login-page.js';
 import { LOGIN_SCRIPT } from './login-script.js';
 import { isSignInRequestUri } from './pushed-sign-in.js';
 import { signInRequestOf } from './sign-in-request.js';
 import { COMPLETE_PATH, startLogin } from './start-login.js';
 
-export const LOGIN_SCRIPT_PATH = '/oauth2/login.js';
 const COOKIE_PATH = '/oauth2/authorize';
 // One cookie per login, so that two sign-ins in two tabs of one browser do not overwrite each other.
 const cookieName = (sessionId: string) => `oidc_login_${sessionId}`;
@@ -61,21 +59,13 @@ export function mountAuthorizationEndpoint(app: Express, ctx: Ctx): void {
         allowLogo(res, tenant);
         const clientName = request.client.name ?? request.client.id;
         res.type('html').send(
-          renderLoginPage({
-            sessionId: login.sessionId,
+          renderPresentationPage(login, {
             heading: `Sign in to ${clientName}`,
             lead: `Scan the code with your wallet and present your ${tenant.credentialName}.`,
             returnTo: clientName,
             tenant,
-            expiresAt: new Date(Date.now() + login.expiresIn * 1000),
-            qrCode: login.qrCode,
-            authorizationRequestUri: login.authorizationRequestUri,
-            crossDeviceUri: login.crossDeviceUri,
-            eventsUrl: `/api/login/events?state=${session}`,
-            dcApiRequests: login.dcApiRequests,
-            dcApiResponseUrl: dcApiResponsePath(login.sessionId),
+            state: session,
             completeUrl: `/oauth2/authorize/complete?session=${session}`,
-            scriptUrl: LOGIN_SCRIPT_PATH,
             ...(login.approval ? { approval: login.approval } : {}),
           }),
         );

@@ -2,6 +2,11 @@ import type { DigitalCredentialRequest } from '../../contract/oid4vp/dc-api-requ
 import type { SessionApproval } from '../approvals/session-approval.js';
 import { escapeHtml } from '../http/escape-html.js';
 import { brandedPage, expiryHtml, type TenantPage } from '../tenants/branded-page.js';
+import type { BrowserPresentation } from '../verification/browser-presentation.js';
+import { dcApiResponsePath } from '../verification/dc-api-request.js';
+
+/** Where the login page's one script is served (the CSP allows only scripts of this origin). */
+export const LOGIN_SCRIPT_PATH = '/oauth2/login.js';
 
 /** HTML of the OpenID Connect login: the page with the QR code (errors: renderErrorPage in branded-page). */
 
@@ -62,6 +67,43 @@ function approvalHtml(approval: SessionApproval | undefined): string {
  * the browser has the Digital Credentials API, the script shows the #dc-api button (hidden for all
  * others), which hands `data-dc-requests` to the browser's wallet and posts its answer back.
  */
+/** What a page around a started browser presentation says of itself; the rest comes from it. */
+export type PresentationPageText = Pick<
+  LoginPageInput,
+  'heading' | 'lead' | 'returnTo' | 'tenant' | 'approval'
+> & {
+  /** The page's own state (the events stream and the completion are keyed by it). */
+  state: string;
+  completeUrl: string;
+};
+
+/**
+ * The login page for a presentation `startBrowserPresentation` started: the OIDC login and the
+ * issuer's sign-in by presentation both show it, with their own words and completion URL.
+ */
+export function renderPresentationPage(
+  started: Pick<
+    BrowserPresentation,
+    'sessionId' | 'expiresIn' | 'qrCode' | 'authorizationRequestUri' | 'crossDeviceUri' | 'dcApiRequests'
+  >,
+  text: PresentationPageText,
+): string {
+  const { state, approval, ...words } = text;
+  return renderLoginPage({
+    ...words,
+    sessionId: started.sessionId,
+    expiresAt: new Date(Date.now() + started.expiresIn * 1000),
+    qrCode: started.qrCode,
+    authorizationRequestUri: started.authorizationRequestUri,
+    crossDeviceUri: started.crossDeviceUri,
+    eventsUrl: `/api/login/events?state=${state}`,
+    dcApiRequests: started.dcApiRequests,
+    dcApiResponseUrl: dcApiResponsePath(started.sessionId),
+    scriptUrl: LOGIN_SCRIPT_PATH,
+    ...(approval ? { approval } : {}),
+  });
+}
+
 export function renderLoginPage(p: LoginPageInput): string {
   const e = escapeHtml;
   return brandedPage(

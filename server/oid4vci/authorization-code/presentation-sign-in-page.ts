@@ -1,8 +1,6 @@
 import type { Request, Response } from 'express';
-import { LOGIN_SCRIPT_PATH } from '../../oidc/authorization-endpoint.js';
-import { renderLoginPage } from '../../oidc/login-page.js';
+import { renderPresentationPage } from '../../oidc/login-page.js';
 import type { TenantPage } from '../../tenants/branded-page.js';
-import { dcApiResponsePath } from '../../verification/dc-api-request.js';
 import type { HolderSignIn } from './holder-sign-in.js';
 import { PRESENTATION_PATH, startPresentationSignIn } from './presentation-sign-in.js';
 import type { SignInCtx } from './sign-in-responses.js';
@@ -38,21 +36,13 @@ export async function showPresentationSignIn(
     maxAge: started.expiresIn * 1000,
   });
   res.type('html').send(
-    renderLoginPage({
-      sessionId: started.sessionId,
+    renderPresentationPage(started, {
       heading: `Receive your ${tenant.credentialName}`,
       lead: 'Scan the code with your wallet, or open the wallet on this device, and present the identity credential your organisation asks for (such as your PID). Its details must match what your organisation knows of you.',
       returnTo: 'your wallet',
       tenant,
-      expiresAt: new Date(Date.now() + started.expiresIn * 1000),
-      qrCode: started.qrCode,
-      authorizationRequestUri: started.authorizationRequestUri,
-      crossDeviceUri: started.crossDeviceUri,
-      eventsUrl: `/api/login/events?state=${id}`,
-      dcApiRequests: started.dcApiRequests,
-      dcApiResponseUrl: dcApiResponsePath(started.sessionId),
+      state: id,
       completeUrl: `${PRESENTATION_PATH}?session=${id}`,
-      scriptUrl: LOGIN_SCRIPT_PATH,
     }),
   );
 }
