@@ -41,6 +41,11 @@ export interface CredentialFormat {
   readonly bindsTransactionData: boolean;
   /** Its `vp_formats_supported` member (OID4VP 1.0 appendix B); `haip`: under the HAIP profile. */
   vpFormatsSupported(haip: boolean): Record<string, unknown>;
+  /**
+   * Why a DCQL claims path cannot name a claim of this format, or undefined (an mdoc's is exactly
+   * [namespace, element], OID4VP 1.0 B.2.4); absent: any path the DCQL schema takes.
+   */
+  claimsPathProblem?(path: readonly unknown[]): string | undefined;
   /** Verifies one presentation answering `query` under the transaction's checks. */
   verifyPresentation(
     presentation: unknown,

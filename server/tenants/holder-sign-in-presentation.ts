@@ -37,7 +37,8 @@ export function signInQueryOf(s: Pick<HolderSignInPresentation, 'credentialQuery
 function problemsOf(input: HolderSignInPresentationInput): FieldError[] {
   const errors: FieldError[] = [];
   const { credential } = input;
-  if (!credentialFormat(credential.format))
+  const format = credentialFormat(credential.format);
+  if (!format)
     errors.push({
       field: 'credential.format',
       message: `${credential.format} is not a format this verifier takes`,
@@ -49,7 +50,7 @@ function problemsOf(input: HolderSignInPresentationInput): FieldError[] {
       field: 'credential.claim_sets',
       message: 'every matched claim is asked for: no claim_sets',
     });
-  if (credential.format === 'mso_mdoc') errors.push(...mdocPathProblems(input));
+  if (format?.claimsPathProblem) errors.push(...claimsPathProblems(input, format.claimsPathProblem));
   for (const [i, m] of input.match.entries()) {
     const field = `match.${i}.field`;
     if (m.source === 'payload' && !PAYLOAD_FIELD.test(m.field))
@@ -62,19 +63,22 @@ function problemsOf(input: HolderSignInPresentationInput): FieldError[] {
   return errors;
 }
 
-/** OID4VP 1.0 B.2.4: an mdoc's claims path is exactly [namespace, element identifier], two strings. */
-const isMdocPath = (path: readonly unknown[]) =>
-  path.length === 2 && path.every((s) => typeof s === 'string' && s.length > 0);
-
-const MDOC_PATH = 'an mdoc claim is [namespace, element], e.g. ["eu.europa.ec.eudi.pid.1", "family_name"]';
-
-function mdocPathProblems(input: HolderSignInPresentationInput): FieldError[] {
-  const errors: FieldError[] = [];
-  for (const [i, m] of input.match.entries())
-    if (!isMdocPath(m.claim)) errors.push({ field: `match.${i}.claim`, message: MDOC_PATH });
-  for (const [i, c] of (input.credential.claims ?? []).entries())
-    if (!isMdocPath(c.path)) errors.push({ field: `credential.claims.${i}.path`, message: MDOC_PATH });
-  return errors;
+/** The rule's paths (matched claims and the query's own) that the format cannot read a claim at. */
+function claimsPathProblems(
+  input: HolderSignInPresentationInput,
+  problem: (path: readonly unknown[]) => string | undefined,
+): FieldError[] {
+  const paths = [
+    ...input.match.map((m, i) => ({ field: `match.${i}.claim`, path: m.claim })),
+    ...(input.credential.claims ?? []).map((c, i) => ({
+      field: `credential.claims.${i}.path`,
+      path: c.path,
+    })),
+  ];
+  return paths.flatMap(({ field, path }) => {
+    const message = problem(path);
+    return message ? [{ field, message }] : [];
+  });
 }
 
 // The query's errors name `credentials.0.…`: the operator wrote `credential.…`.

@@ -38,6 +38,10 @@ export const msoMdocFormat: CredentialFormat = {
   haip: true,
   bindsTransactionData: false,
   vpFormatsSupported: () => ({ issuerauth_alg_values: P256, deviceauth_alg_values: P256 }),
+  claimsPathProblem: (path) =>
+    path.length === 2 && path.every((s) => typeof s === 'string' && s.length > 0)
+      ? undefined
+      : 'an mdoc claim is [namespace, element], e.g. ["eu.europa.ec.eudi.pid.1", "family_name"]',
   verifyPresentation: verifyMdocPresentation,
   issuing: {
     typeOf: doctypeOf,
