@@ -52,7 +52,20 @@ ${REGISTRATION_CERTIFICATE_USAGE}
 ${CONSOLE_USAGE}
 environment: CREDSERVICE_URL (default http://localhost:3000), ADMIN_TOKEN`;
 
-const { positionals, values } = parseArgs({
+// Key ids and tokens are base64url and may begin with '-' (`-uX…`): parseArgs would take them for
+// unknown short options. The CLI's one short option is -h, so such an argument is a value: it is
+// shielded from parseArgs and given back as it was.
+const SHIELD = '\u0001';
+const shielded = process.argv.slice(2).map((a) => (/^-[^-]./.test(a) ? `${SHIELD}${a}` : a));
+const unshield = <T>(v: T): T =>
+  (typeof v === 'string'
+    ? v.replace(SHIELD, '')
+    : Array.isArray(v)
+      ? v.map((x) => (typeof x === 'string' ? x.replace(SHIELD, '') : x))
+      : v) as T;
+
+const parsed = parseArgs({
+  args: shielded,
   allowPositionals: true,
   options: {
     name: { type: 'string' },
@@ -97,6 +110,10 @@ const { positionals, values } = parseArgs({
     help: { type: 'boolean', short: 'h' },
   },
 });
+const positionals = parsed.positionals.map(unshield);
+const values = Object.fromEntries(
+  Object.entries(parsed.values).map(([k, v]) => [k, unshield(v)]),
+) as typeof parsed.values;
 
 function fail(message: string): never {
   console.error(message);
