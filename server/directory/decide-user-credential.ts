@@ -21,6 +21,8 @@ export interface SyncOptions {
    * an outcome `none` with the attributes in `missing`, for the caller to decide and record.
    */
   missingAttributes: 'refuse' | 'report';
+  /** Whether the user holds a live credential, when the caller read it already (else it is asked). */
+  live?: boolean;
 }
 
 /** What the provisioning rules say a user's credential should become; nothing written yet. */
@@ -75,7 +77,7 @@ export async function decideUserCredential(
       `the credential would be invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`,
     );
 
-  const live = user.issuanceId ? await hasLiveCredential(em, user) : false;
+  const live = options.live ?? (user.issuanceId ? await hasLiveCredential(em, user) : false);
   const renewAnyway = trigger === 'replace' && provisioning.renewOnEveryPut;
   if (live && user.credentialPayloadHash === built.hash && !renewAnyway) return { kind: 'unchanged' };
 

@@ -17,23 +17,25 @@ export async function revokeUserCredential(tx: EntityManager, user: ScimUser, ac
   return revoked;
 }
 
+/**
+ * Whether issuance `i` is live: a pending offer, a deferred one waiting for approval or approved until
+ * collected, or issued with a credential still valid or suspended. One definition, for SQL that asks.
+ */
+export const liveIssuanceSql = (i: string) => `(
+         (${i}.status in ('offered', 'redeemed') and ${i}.expires_at > now())
+         or (${i}.status = 'awaiting_approval' and ${i}.approval_expires_at > now())
+         or ${i}.status = 'approved'
+         or (${i}.status = 'issued' and exists (
+           select 1 from issued_credential c where c.issuance_id = ${i}.id and c.status in ('valid', 'suspended'))))`;
+
+const liveSql = `select exists (select 1 from issuance i where i.id = $1 and ${liveIssuanceSql('i')}) as live`;
+
 /** Whether the user holds a live credential or a pending offer (a waiting deferred one too): one query. */
 export async function hasLiveCredential(
   tx: EntityManager,
   user: Pick<ScimUser, 'issuanceId'>,
 ): Promise<boolean> {
   if (!user.issuanceId) return false;
-  const [row] = await transactionSql(tx).query<{ live: boolean }>(
-    `select exists (
-       select 1 from issuance i where i.id = $1 and (
-         (i.status in ('offered', 'redeemed') and i.expires_at > now())
-         -- a deferred issuance is live while it waits for approval and once approved, until collected
-         or (i.status = 'awaiting_approval' and i.approval_expires_at > now())
-         or i.status = 'approved'
-         or (i.status = 'issued' and exists (
-           select 1 from issued_credential c where c.issuance_id = i.id and c.status in ('valid', 'suspended')))))
-     as live`,
-    [user.issuanceId],
-  );
+  const [row] = await transactionSql(tx).query<{ live: boolean }>(liveSql, [user.issuanceId]);
   return row?.live === true;
 }

@@ -7,6 +7,8 @@ import { applyPatch } from '../scim/patch/apply-patch.js';
 import { requiredString, resourceFromBody } from '../scim/resource-input.js';
 import { ScimError } from '../scim/scim-error.js';
 import { getTenant } from '../tenants/tenant-service.js';
+import { changeUser } from './change-user.js';
+import type { GroupRef } from './group-membership.js';
 import { checkIfMatch } from './if-match.js';
 import { provisionNewUser } from './provision-new-user.js';
 import type { ScimCall } from './scim-call.js';
@@ -21,6 +23,8 @@ export interface UserChange {
   sync: SyncOutcome;
   /** The credential state, when the change knows it without reading it back. */
   state?: CredentialState;
+  /** The user's groups, when the change read them. */
+  groups?: GroupRef[];
 }
 
 const notFound = (id: string) => new ScimError(404, `User ${id} not found`);
@@ -95,6 +99,18 @@ export async function replaceScimUser(
   const { em, services: s, tenantId, actor } = c;
   const resource = resourceFromBody(body, 'User');
   requiredString(resource, 'userName');
+  const planned = await changeUser(c, id, ifMatch, (user) => {
+    const wasActive = user.active;
+    if (resource.active === undefined) resource.active = wasActive;
+    const deactivated = wasActive && resource.active === false;
+    return {
+      resource,
+      changed: true,
+      action: deactivated ? 'scim.user.deactivated' : 'scim.user.replaced',
+      trigger: 'replace',
+    };
+  });
+  if (planned) return planned;
   return em.transactional(async (tx) => {
     const user = await loadForWrite(tx, tenantId, id, ifMatch);
     const wasActive = user.active;
@@ -114,6 +130,14 @@ export async function patchScimUser(
   ifMatch?: string,
 ): Promise<UserChange> {
   const { em, services: s, tenantId, actor } = c;
+  const planned = await changeUser(c, id, ifMatch, (user) => {
+    const { resource, changedPaths } = applyPatch(user.resource, body, 'User', { id });
+    requiredString(resource, 'userName');
+    const deactivated = user.active && resource.active === false;
+    const action = deactivated ? 'scim.user.deactivated' : 'scim.user.updated';
+    return { resource, changed: changedPaths.length > 0, action, trigger: 'update' };
+  });
+  if (planned) return planned;
   return em.transactional(async (tx) => {
     const user = await loadForWrite(tx, tenantId, id, ifMatch);
     const { resource, changedPaths } = applyPatch(user.resource, body, 'User', { id });
@@ -131,6 +155,13 @@ export async function patchScimUser(
 
 export async function deleteScimUser(c: ScimCall, id: string, ifMatch?: string): Promise<SyncOutcome> {
   const { em, services: s, tenantId, actor } = c;
+  const planned = await changeUser(c, id, ifMatch, () => ({
+    resource: null,
+    changed: true,
+    action: 'scim.user.deleted',
+    trigger: 'remove',
+  }));
+  if (planned) return planned.sync;
   return em.transactional(async (tx) => {
     const user = await loadForWrite(tx, tenantId, id, ifMatch);
     const tenant = await getTenant(tx, tenantId);

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { appendAuditEvent } from '../audit/audit-log.js';
+import { type AuditEntry, appendAuditEvent } from '../audit/audit-log.js';
 import { conflict, notFound } from '../domain-errors.js';
 import { transactionSql } from '../persistence/sql.js';
 import { isUuid } from '../persistence/uuid.js';
@@ -15,6 +15,9 @@ const TRANSITIONS: Record<StatusAction, { from: CredentialStatus[]; to: Credenti
 };
 
 const LIST_VALUE = { valid: 'valid', revoked: 'invalid', suspended: 'suspended' } as const;
+
+/** The statuses of an issuance that ending it withdraws: not yet redeemed to the end. */
+export const WITHDRAWABLE_SQL = "('offered', 'redeemed', 'awaiting_approval', 'approved')";
 
 /**
  * Moves a credential of the tenant to another status: the record, its status list entry (which the
@@ -76,7 +79,7 @@ export async function endIssuance(
        select id from issuance where id = $2 or companion_of = $2
      ), withdrawn as (
        update issuance set status = 'withdrawn', payload = null, deferred_holder_keys = null
-       where id in (select id from ended) and status in ('offered', 'redeemed', 'awaiting_approval', 'approved')
+       where id in (select id from ended) and status in ${WITHDRAWABLE_SQL}
      )
      update issued_credential set status = $1
      where issuance_id in (select id from ended) and status = any($3::text[])
@@ -109,15 +112,22 @@ async function recordStatusChange(
     { listId: credential.statusListId, idx: credential.statusIdx },
     LIST_VALUE[to],
   );
-  await appendAuditEvent(tx, {
-    tenantId: credential.tenantId,
-    actor,
-    action: `credential.${to === 'valid' ? 'unsuspended' : to}`,
-    subject: credential.id,
-    details: {
-      status_list: credential.statusListId,
-      idx: credential.statusIdx,
-      ...(reason ? { reason } : {}),
-    },
-  });
+  await appendAuditEvent(tx, statusChangeAudit(credential, actor, reason));
 }
+
+/** The audit event of a credential moved to its (new) `status`. */
+export const statusChangeAudit = (
+  credential: Pick<IssuedCredential, 'id' | 'tenantId' | 'status' | 'statusListId' | 'statusIdx'>,
+  actor: string,
+  reason?: string,
+): AuditEntry => ({
+  tenantId: credential.tenantId,
+  actor,
+  action: `credential.${credential.status === 'valid' ? 'unsuspended' : credential.status}`,
+  subject: credential.id,
+  details: {
+    status_list: credential.statusListId,
+    idx: credential.statusIdx,
+    ...(reason ? { reason } : {}),
+  },
+});

@@ -32,7 +32,7 @@ export async function queueMail(tx: EntityManager, m: MailRequest): Promise<stri
  * The CTEs that store `mails` and their outbox entries as queueMail does, for a statement that
  * records a whole change at once (issuance/record-offer.ts); their values are added to `params`.
  */
-export function queueMailsSql(params: Params, mails: MailRequest[]): string {
+export function queueMailsSql(params: Params, mails: MailRequest[], gate?: string): string {
   const rows = mails.map((m) => ({
     id: randomUUID(),
     outbox_id: randomUUID(),
@@ -43,7 +43,12 @@ export function queueMailsSql(params: Params, mails: MailRequest[]): string {
   }));
   return `mail as (
        select * from jsonb_to_recordset(${params.add(JSON.stringify(rows))}::jsonb)
-         as m(id uuid, outbox_id uuid, tenant_id text, template text, recipient text, params jsonb)
+         as m(id uuid, outbox_id uuid, tenant_id text, template text, recipient text, params jsonb)${
+           gate
+             ? `
+       where exists (select 1 from ${gate})`
+             : ''
+         }
      ), mail_message_rows as (
        insert into mail_message (id, tenant_id, template, recipient, params, created_at, sent_at)
        select id, tenant_id, template, recipient, params, now(), null from mail

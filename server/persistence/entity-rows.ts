@@ -38,15 +38,25 @@ export function entityShape<T extends object>(em: EntityManager, entity: EntityN
  * gate yields one.
  */
 export function insertRowSql(shape: EntityShape, params: Params, row: object, gate?: string): string {
-  const values = shape.props.map((p) => {
-    const value = (row as Record<string, unknown>)[p.name] ?? null;
-    return `${params.add(p.cast === '::jsonb' && value !== null ? JSON.stringify(value) : value)}${p.cast}`;
-  });
+  const values = shape.props.map((p) => valueSql(p, params, row));
   const columns = shape.props.map((p) => p.column).join(', ');
   return gate
     ? `insert into ${shape.table} (${columns}) select ${values.join(', ')} from ${gate}`
     : `insert into ${shape.table} (${columns}) values (${values.join(', ')})`;
 }
+
+/** `column = $n, …` of `row`'s properties but those in `except` (its key, what never changes). */
+export function setColumnsSql(shape: EntityShape, params: Params, row: object, except: string[]): string {
+  return shape.props
+    .filter((p) => !except.includes(p.name))
+    .map((p) => `${p.column} = ${valueSql(p, params, row)}`)
+    .join(', ');
+}
+
+const valueSql = (p: EntityShape['props'][number], params: Params, row: object) => {
+  const value = (row as Record<string, unknown>)[p.name] ?? null;
+  return `${params.add(p.cast === '::jsonb' && value !== null ? JSON.stringify(value) : value)}${p.cast}`;
+};
 
 /** The select list naming each column as its property. */
 export const selectColumns = (shape: EntityShape) =>

@@ -29,23 +29,23 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'sql'>
   const { base, call, tenant, id } = scimRequest(ctx);
   const anchors = new UserPageAnchors();
 
-  /** The users' views; `created`: users this request created, members of no group yet (nothing to read). */
+  /**
+   * The users' views; `known`: what the request that changed the one user knows already (a user it
+   * created is a member of no group yet), so it is not read again.
+   */
   async function views(
     req: Request,
     users: ScimUser[],
     issued?: string,
-    created = false,
-    known?: CredentialState,
+    known?: { state?: CredentialState | undefined; groups?: GroupRef[] | undefined },
   ) {
     const stored = asksFor(req.query.attributes, `${CREDENTIAL_EXTENSION_URN}:credential`);
+    const ids = users.map((u) => u.id);
     const [groups, states] = await Promise.all([
-      created
-        ? new Map<string, GroupRef[]>()
-        : groupsOfUsers(
-            req.em,
-            users.map((u) => u.id),
-          ),
-      known ? new Map(users.map((u) => [u.id, known])) : credentialStates(req.em, users),
+      known?.groups ? new Map(ids.map((id) => [id, known.groups ?? []])) : groupsOfUsers(req.em, ids),
+      known?.state
+        ? new Map(ids.map((id) => [id, known.state as CredentialState]))
+        : credentialStates(req.em, users),
     ]);
     return users.map((u) =>
       userView(u, base(req), {
@@ -85,7 +85,8 @@ export function usersRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'sql'>
       res.status(204).end();
       return;
     }
-    const [view] = await views(req, [change.user], change.sync.credential, status === 201, change.state);
+    const groups = status === 201 ? [] : change.groups;
+    const [view] = await views(req, [change.user], change.sync.credential, { state: change.state, groups });
     if (status === 201) res.setHeader('Location', `${base(req)}/Users/${change.user.id}`);
     sendScim(res, status, project(view ?? {}, req.query.attributes, req.query.excludedAttributes));
   };

@@ -1,0 +1,136 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { patchOp, scimClient } from '../support/scim-client.js';
+import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
+
+/**
+ * PUT, PATCH and DELETE of a SCIM user are each one read and one gated statement
+ * (directory/change-user.ts), not an ORM transaction; and the gate holds when changes race: every
+ * renewal revokes exactly the credential it replaced, and the user ends with exactly one.
+ */
+let t: TestService;
+let scim: ReturnType<typeof scimClient>;
+let tenantId: string;
+let sql: pg.Client;
+
+beforeAll(async () => {
+  t = await startTestService();
+  const created = await t.admin.createTenant({ body: { ...acmeTenant(), delivery: 'direct' } });
+  if (created.status !== 201) throw new Error('no tenant');
+  tenantId = created.body.id;
+  scim = scimClient(t.baseUrl, created.body.id, created.body.scim_token);
+  sql = new pg.Client({ connectionString: t.db.url });
+  await sql.connect();
+});
+afterAll(async () => {
+  await sql?.end();
+  await t?.stop();
+  proto.query = original;
+});
+
+const user = (userName: string, givenName = 'Ana') => ({
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+  userName,
+  name: { givenName, familyName: 'Ruiz' },
+  emails: [{ value: userName, type: 'work', primary: true }],
+});
+
+/**
+ * The SQL texts this process sends while `run` runs (the service runs in this process). Installed
+ * before the service starts: its pool binds each connection's `query` when it connects.
+ */
+let recording: string[] | undefined;
+type Query = (this: pg.Client, ...args: unknown[]) => unknown;
+const proto = pg.Client.prototype as unknown as { query: Query };
+const original = proto.query;
+proto.query = function (this: pg.Client, ...args) {
+  const first = args[0];
+  const text = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text;
+  if (recording && typeof text === 'string') recording.push(text);
+  return original.apply(this, args);
+};
+
+async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+  const texts: string[] = [];
+  recording = texts;
+  try {
+    await run();
+  } finally {
+    recording = undefined;
+  }
+  return texts;
+}
+
+const writesUser = (texts: string[], verb: 'update' | 'delete') =>
+  texts.filter((s) => new RegExp(`${verb} (from )?scim_user`).test(s));
+const lockedByOrm = (texts: string[]) => texts.filter((s) => /from "scim_user".*for update/s.test(s));
+
+describe('a change to a SCIM user', () => {
+  it('renews, revokes and deletes with one statement each, and the credential states follow', async () => {
+    const created = await scim.post('/Users', user('one@acme.test'));
+    const path = `/Users/${created.body.id}`;
+
+    let put: Awaited<ReturnType<typeof scim.put>> | undefined;
+    const renewal = await statementsOf(async () => {
+      put = await scim.put(path, user('one@acme.test', 'Anna'));
+    });
+    expect(put?.status).toBe(200);
+    expect(lockedByOrm(renewal)).toEqual([]);
+    const [renewing] = writesUser(renewal, 'update');
+    expect(writesUser(renewal, 'update')).toHaveLength(1);
+    expect(renewing).toContain("update issued_credential set status = 'revoked'");
+    expect(renewing).toContain('insert into issuance');
+    expect(renewing).toContain('insert into issued_credential');
+    expect(renewing).toContain('insert into audit_pending');
+
+    const deactivation = await statementsOf(() =>
+      scim.patch(path, patchOp({ op: 'replace', path: 'active', value: false })),
+    );
+    expect(lockedByOrm(deactivation)).toEqual([]);
+    expect(writesUser(deactivation, 'update')).toHaveLength(1);
+    expect(writesUser(deactivation, 'update')[0]).toContain('insert into status_list_change');
+
+    const deletion = await statementsOf(() => scim.delete(path));
+    expect(lockedByOrm(deletion)).toEqual([]);
+    expect(writesUser(deletion, 'delete')).toHaveLength(1);
+
+    const { rows } = await sql.query(
+      `select c.status, count(*)::int as n from issued_credential c where c.tenant_id = $1 group by c.status`,
+      [tenantId],
+    );
+    expect(rows).toEqual([{ status: 'revoked', n: 2 }]);
+    expect((await scim.get(path)).status).toBe(404);
+  });
+
+  it('leaves exactly one live credential when renewals race, each revocation recorded once', async () => {
+    const other = await t.admin.createTenant({ body: { ...acmeTenant(), delivery: 'direct' } });
+    if (other.status !== 201) throw new Error('no tenant');
+    tenantId = other.body.id;
+    scim = scimClient(t.baseUrl, other.body.id, other.body.scim_token);
+    const created = await scim.post('/Users', user('race@acme.test'));
+    const path = `/Users/${created.body.id}`;
+    const names = ['Anna', 'Annie', 'Ann', 'Anita', 'Anja', 'Anouk'];
+    const answers = await Promise.all(names.map((n) => scim.put(path, user('race@acme.test', n))));
+    expect(answers.map((a) => a.status)).toEqual(names.map(() => 200));
+
+    const { rows: credentials } = await sql.query(
+      `select c.id, c.status, c.issuance_id = u.issuance_id as current
+       from issued_credential c, scim_user u where c.tenant_id = $1 and u.id = $2`,
+      [tenantId, created.body.id],
+    );
+    const live = credentials.filter((c) => c.status === 'valid');
+    expect(credentials).toHaveLength(names.length + 1);
+    expect(live).toHaveLength(1);
+    expect(live[0]?.current).toBe(true);
+    const { rows: events } = await sql.query(
+      `select subject from (select subject, action from audit_pending where tenant_id = $1
+         union all select subject, action from audit_event where tenant_id = $1) e
+       where action = 'credential.revoked'`,
+      [tenantId],
+    );
+    const revoked = credentials.filter((c) => c.status === 'revoked').map((c) => c.id);
+    const recorded = events.map((e) => e.subject).filter((id) => revoked.includes(id));
+    expect(recorded.sort()).toEqual(revoked.sort());
+    expect(revoked).toHaveLength(names.length);
+  });
+});
