@@ -131,7 +131,9 @@ export async function startService(
       'SMTP_URL is not set: mail is written as .eml files',
     );
 
-  const jobContext = { config, logger, signer: keys, mail };
+  // Made once (it hooks the pool's new connections) and before the jobs, which share it with requests.
+  const sql = await poolSql(orm);
+  const jobContext = { config, logger, signer: keys, mail, sql };
   const jobOptions = {
     orm,
     processors,
@@ -163,7 +165,6 @@ export async function startService(
     ? scheduleRedirectDeadlines(orm, events, logger)
     : () => undefined;
   const shared = sharedState(redis, config.QUEUE_PREFIX);
-  const sql = await poolSql(orm);
   const trust = trustServices(config, logger, listReaders);
   const verifier = verifierServices(config, keys, sealing, events, shared.ttl, sql, trust);
   const stopTrustLists = config.runsWorkers

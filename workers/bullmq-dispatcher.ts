@@ -5,7 +5,7 @@ import type { Orm } from '../server/persistence/orm.js';
 import { type JobData, relayPass } from './bullmq-relay.js';
 import type { JobContext, Processors } from './job-context.js';
 import type { JobDispatcher } from './job-dispatcher.js';
-import { markDead, markDone } from './outbox-store.js';
+import { markDead, markDoneBy } from './outbox-store.js';
 import { Poller } from './poller.js';
 import { retryBriefly } from './retry-briefly.js';
 
@@ -54,8 +54,8 @@ export function bullMqDispatcher(o: BullMqOptions): JobDispatcher {
     const processor = o.processors[job.name as Topic];
     if (!processor) throw new Error(`no processor for topic ${job.name}`);
     const em = o.orm.em.fork();
-    await processor(job.data.payload, { ...o.context, em });
-    await retryBriefly(() => markDone(em, job.data.outboxId));
+    const complete = (await processor(job.data.payload, { ...o.context, em })) ?? markDoneBy(em);
+    await retryBriefly(() => complete(job.data.outboxId));
   };
 
   const onFailed = async (job: Job<JobData> | undefined, err: Error) => {

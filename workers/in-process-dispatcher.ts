@@ -1,7 +1,7 @@
 import type { Orm } from '../server/persistence/orm.js';
 import type { JobContext, JobMessage, Processors } from './job-context.js';
 import type { JobDispatcher } from './job-dispatcher.js';
-import { backoffMs, claimDue, markDead, markDone, markRetry, renewLeases } from './outbox-store.js';
+import { backoffMs, claimDue, markDead, markDoneBy, markRetry, renewLeases } from './outbox-store.js';
 import { Poller } from './poller.js';
 import { retryBriefly } from './retry-briefly.js';
 
@@ -38,8 +38,8 @@ export function inProcessDispatcher(o: InProcessOptions): JobDispatcher {
     running.add(job.id);
     try {
       if (!processor) throw new Error(`no processor for topic ${job.topic}`);
-      await processor(job.payload, { ...o.context, em });
-      await retryBriefly(() => markDone(em, job.id));
+      const complete = (await processor(job.payload, { ...o.context, em })) ?? markDoneBy(em);
+      await retryBriefly(() => complete(job.id));
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
       if (attempt >= o.attempts) {

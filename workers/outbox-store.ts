@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { JobMessage } from './job-context.js';
+import type { Completion, JobMessage } from './job-context.js';
 
 /**
  * The outbox table seen as a queue. A claim leases rows for `leaseSeconds`: a row whose worker died
@@ -41,6 +41,12 @@ export async function markDone(em: EntityManager, id: string): Promise<void> {
     [id],
   );
 }
+
+/** A job's Completion when its processor supplies none: the row marked done by itself. */
+export const markDoneBy =
+  (em: EntityManager): Completion =>
+  (id) =>
+    markDone(em, id);
 
 /** Records a failed try that will be made again at `retryAt`. */
 export async function markRetry(

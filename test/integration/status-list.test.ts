@@ -9,6 +9,7 @@ import { KeyEncryption } from '../../server/keys/key-encryption.js';
 import { LocalKeyStore } from '../../server/keys/local-key-store.js';
 import type { Signer } from '../../server/keys/signer.js';
 import { migrate, type Orm, openOrm } from '../../server/persistence/orm.js';
+import type { Sql } from '../../server/persistence/sql.js';
 import { allocateStatusEntry } from '../../server/status-list/allocate-status-entry.js';
 import { setCredentialStatus } from '../../server/status-list/set-credential-status.js';
 import { statusListRouter } from '../../server/status-list/status-list.routes.js';
@@ -239,6 +240,7 @@ describe('status lists with no worker running', () => {
       logger: pino({ level: 'silent' }),
       signer,
       mail: null as unknown as MailTransport, // the status-list processor sends no mail
+      sql: null as unknown as Sql, // and reads through its EntityManager
     });
     return { run: (listId: string) => publishStatusListProcessor({ listId }, job()), signed: () => signed };
   }
@@ -372,6 +374,7 @@ describe('status lists with no worker running', () => {
       logger: pino({ level: 'silent' }),
       signer: keys,
       mail: null as unknown as MailTransport,
+      sql: null as unknown as Sql,
     });
     const [opened] = await next();
     expect(opened).toBeDefined();
