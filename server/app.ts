@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import { adminContract } from '../contract/admin/admin-contract.js';
 import { consoleContract } from '../contract/admin/console-contract.js';
 import { registrationCertificateContract } from '../contract/admin/registration-certificate-contract.js';
@@ -33,6 +31,7 @@ import { guardContractBodies } from './http/media-type-guard.js';
 import { problemRenderer, requestValidationProblem } from './http/problem-renderer.js';
 import { forkEntityManager } from './http/request-context.js';
 import { requestHygiene } from './http/request-hygiene.js';
+import { requestLog } from './http/request-log.js';
 import { requireHttps, securityHeaders } from './http/transport-security.js';
 import { whoAmIRoutes } from './integrator/whoami.routes.js';
 import { issuanceRoutes } from './issuance/issuance.routes.js';
@@ -75,18 +74,7 @@ export function createApp(ctx: AppContext & { keys: KeyStore }): Express {
   app.set('trust proxy', ctx.config.TRUST_PROXY);
   const metrics = metricsOf(ctx);
   app.use(metrics.observeRequests);
-  app.use(
-    pinoHttp({
-      logger: ctx.logger,
-      genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
-      // Bearer tokens, codes and cookies never reach the log.
-      serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: String(req.url).split('?')[0] }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
-    }),
-  );
+  app.use(requestLog(ctx.logger));
   app.use(requestHygiene);
   app.use(securityHeaders);
   app.use(requireHttps(ctx.config));

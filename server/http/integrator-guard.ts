@@ -7,7 +7,9 @@ import { sendProblem } from './problem-renderer.js';
 export async function integratorGuard(req: Request, res: Response, next: NextFunction) {
   try {
     const presented = bearerToken(req.headers.authorization);
-    const principal = presented ? await authenticateToken(req.em, presented, 'integrator') : undefined;
+    const principal = presented
+      ? await authenticateToken(req.unforkedEm, presented, 'integrator')
+      : undefined;
     if (!principal) return sendProblem(res, unauthorized());
     if (!mayUse(principal, req.method))
       return sendProblem(res, new Problem(403, 'read-only-token', 'Forbidden', 'this token may only read'));

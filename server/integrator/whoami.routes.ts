@@ -8,7 +8,7 @@ const s = initServer();
 export function whoAmIRoutes() {
   return {
     whoAmI: s.route(integratorContract.whoAmI, async ({ req }) => {
-      const tenant = await getTenant(req.em, principalOf(req).tenantId);
+      const tenant = await getTenant(req.unforkedEm, principalOf(req).tenantId);
       return { status: 200, body: { tenant_id: tenant.id, name: tenant.name, delivery: tenant.delivery } };
     }),
   };

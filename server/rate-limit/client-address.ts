@@ -9,7 +9,21 @@ import { normalizeAddress } from '../outbound/address-policy.js';
  * of keys). `req.ip` already honours TRUST_PROXY.
  */
 export function addressKey(req: Request): string {
-  const { address: ip, family } = normalizeAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  const raw = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  let key = recent.get(raw);
+  if (key === undefined) {
+    key = keyOf(raw);
+    if (recent.size >= 10_000) recent.clear();
+    recent.set(raw, key);
+  }
+  return key;
+}
+
+/** Keys of the addresses seen lately: a client sends many requests, each was normalised anew. */
+const recent = new Map<string, string>();
+
+function keyOf(raw: string): string {
+  const { address: ip, family } = normalizeAddress(raw);
   if (family === 'ipv4' || !net.isIPv6(ip)) return ip;
   return `${expandIpv6(ip).slice(0, 4).join(':')}::/64`;
 }

@@ -9,7 +9,7 @@ import { ScimError, sendScimError } from './scim-error.js';
 export async function scimGuard(req: Request, res: Response, next: NextFunction) {
   try {
     const presented = bearerToken(req.headers.authorization);
-    const principal = presented ? await authenticateToken(req.em, presented, 'scim') : undefined;
+    const principal = presented ? await authenticateToken(req.unforkedEm, presented, 'scim') : undefined;
     if (!principal || principal.tenantId !== req.params.tenant) {
       return sendScimError(res, new ScimError(401, 'a valid SCIM bearer token of this tenant is required'));
     }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { frozenRow } from '../cache/frozen-row.js';
-import { cached, invalidate } from '../cache/node-caches.js';
+import { cached, type EntityManagerSource, entityManagerOf, invalidate } from '../cache/node-caches.js';
 import { ApiToken, type TokenKind } from './api-token.entity.js';
 import { Tenant } from './tenant.entity.js';
 
@@ -14,21 +14,21 @@ const TENANT = 'tenant';
 const TOKEN = 'api-token';
 
 /** The tenant as committed, shared and frozen; undefined when there is none. */
-export function cachedTenant(em: EntityManager, id: string): Promise<Tenant | undefined> {
+export function cachedTenant(em: EntityManagerSource, id: string): Promise<Tenant | undefined> {
   return cached(em, TENANT, id, async () => {
-    const row = await em.findOne(Tenant, { id }, { disableIdentityMap: true });
+    const row = await entityManagerOf(em).findOne(Tenant, { id }, { disableIdentityMap: true });
     return row ? frozenRow(row) : undefined;
   });
 }
 
 /** The token row of `id` if it is of `kind`; the caller checks secret, expiry and revocation. */
 export async function cachedToken(
-  em: EntityManager,
+  em: EntityManagerSource,
   id: string,
   kind: TokenKind,
 ): Promise<ApiToken | undefined> {
   const row = await cached(em, TOKEN, id, async () => {
-    const found = await em.findOne(ApiToken, { id }, { disableIdentityMap: true });
+    const found = await entityManagerOf(em).findOne(ApiToken, { id }, { disableIdentityMap: true });
     return found ? frozenRow(found) : undefined;
   });
   return row?.kind === kind ? row : undefined;

@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import type { OfferUriScheme } from '../../contract/issuance/offer-uri-scheme.js';
 import { appendAuditEvent } from '../audit/audit-log.js';
+import type { EntityManagerSource } from '../cache/node-caches.js';
 import { conflict, notFound } from '../domain-errors.js';
 import { ApiToken, type TokenKind, type TokenScope } from './api-token.entity.js';
 import { type Mandator, Tenant, type TenantBranding } from './tenant.entity.js';
@@ -68,7 +69,7 @@ export async function createTenant(em: EntityManager, input: TenantInput, actor:
 }
 
 /** The tenant from the node's cache (a frozen copy, not a managed entity); 404 when there is none. */
-export async function getTenant(em: EntityManager, id: string): Promise<Tenant> {
+export async function getTenant(em: EntityManagerSource, id: string): Promise<Tenant> {
   const tenant = await cachedTenant(em, id);
   if (!tenant) throw notFound(`tenant ${id}`);
   return tenant;

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManagerSource } from '../cache/node-caches.js';
 import type { TokenKind, TokenScope } from './api-token.entity.js';
 import { cachedToken } from './tenant-cache.js';
 import { parseToken, secretMatches } from './token-secret.js';
@@ -23,7 +23,7 @@ export const mayUse = (p: TokenPrincipal, method: string) => p.scope === 'full' 
  * The row comes from the node's cache; expiry is checked here at every use, revocation invalidates it.
  */
 export async function authenticateToken(
-  em: EntityManager,
+  em: EntityManagerSource,
   presented: string,
   kind: TokenKind,
   now = new Date(),

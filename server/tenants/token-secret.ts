@@ -41,7 +41,9 @@ export function hashSecret(secret: string): string {
 
 /** Constant-time comparison of a presented secret with a stored hash. */
 export function secretMatches(secret: string, storedHash: string): boolean {
-  const a = Buffer.from(hashSecret(secret), 'hex');
+  // The digest's bytes as they are: hex-encoding them only to decode the string again cost a third
+  // of the check.
+  const a = createHash('sha256').update(secret).digest();
   const b = Buffer.from(storedHash, 'hex');
   return a.length === b.length && timingSafeEqual(a, b);
 }

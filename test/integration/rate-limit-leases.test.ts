@@ -40,6 +40,24 @@ describe('rate limits counted a lease at a time', () => {
     expect(counted.length).toBeLessThanOrEqual(20 + 3);
   });
 
+  it('takes one lease for requests of a key that arrive together, not one each', async () => {
+    const [a] = nodes.map((n) => createLimiter(n, 'together', 200, 60));
+    const key = randomUUID();
+    const monitor = await redis.monitor();
+    const commands: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args.some((arg) => arg.includes(key))) commands.push(args.join(' '));
+    });
+    const verdicts = await Promise.all(Array.from({ length: 30 }, () => (a as Limiter).consume(key)));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the monitor's lines arrive after the replies
+    await monitor.disconnect();
+    expect(verdicts.every((v) => v.allowed)).toBe(true);
+    // 30 requests, leases of 10: three commands (a lease each before, 30), and no point counted
+    // that no request spent.
+    expect(commands.filter((c) => /^eval(sha)? /.test(c)).length).toBeLessThanOrEqual(3);
+    expect(await allowed([a as Limiter], key, 200)).toBe(170);
+  });
+
   it('never lets more than the limit through across nodes that share Redis', async () => {
     const limiters = nodes.map((n) => createLimiter(n, 'two-nodes', 100, 60));
     const key = randomUUID();
