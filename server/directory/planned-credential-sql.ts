@@ -6,28 +6,32 @@ import { entityShape, insertRowSql } from '../persistence/entity-rows.js';
 import type { Params } from '../persistence/sql.js';
 import type { PlannedCredential } from './plan-user-credential.js';
 
+type Planned = Pick<PlannedCredential, 'plans' | 'batch'>;
+
 /**
- * The CTEs writing a planned credential (plan-user-credential.ts) inside a user's one statement: its
- * issuances, the mails with their outbox rows, and a directly delivered credential; with `gate` (a CTE
- * of the statement) only if the gate yields a row.
+ * The CTEs writing planned credentials (plan-user-credential.ts), one user's or several users', inside
+ * one statement: their issuances, the mails with their outbox rows, and directly delivered
+ * credentials; with `gate` (a CTE of the statement) only if the gate yields a row.
  */
 export function plannedCredentialCtes(
   em: EntityManager,
   params: Params,
-  planned: Pick<PlannedCredential, 'plans' | 'batch'> | undefined,
+  planned: Planned[],
   gate?: string,
 ): string[] {
-  if (!planned) return [];
   const issuanceShape = entityShape(em, Issuance);
-  const mails = planned.plans.flatMap((p) => p.mails);
-  const { batch } = planned;
+  const mails = planned.flatMap((c) => c.plans.flatMap((p) => p.mails));
   return [
-    ...planned.plans.map((p, i) => `i${i} as (${insertRowSql(issuanceShape, params, p.issuance, gate)})`),
+    ...planned.flatMap((c, k) =>
+      c.plans.map((p, i) => `i${k}_${i} as (${insertRowSql(issuanceShape, params, p.issuance, gate)})`),
+    ),
     ...(mails.length ? [queueMailsSql(params, mails, gate)] : []),
-    ...(batch
-      ? [
-          `credentials as (${insertCredentialsSql(params, batch.plan.issuance, batch.configuration, batch.signed, gate)})`,
-        ]
-      : []),
+    ...planned.flatMap(({ batch }, k) =>
+      batch
+        ? [
+            `credentials${k} as (${insertCredentialsSql(params, batch.plan.issuance, batch.configuration, batch.signed, gate)})`,
+          ]
+        : [],
+    ),
   ];
 }

@@ -55,7 +55,7 @@ export async function provisionNewUser(
   const params = new Params();
   const ctes = [
     `u as (${insertRowSql(entityShape(em, ScimUser), params, user)} returning id)`,
-    ...plannedCredentialCtes(em, params, planned),
+    ...plannedCredentialCtes(em, params, planned ? [planned] : []),
     audit.ctes(params, 'u'),
   ];
   try {

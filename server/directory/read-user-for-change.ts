@@ -39,7 +39,7 @@ const statement = (em: EntityManager) =>
        from issuance f join issued_credential c on c.issuance_id = f.id
        where (f.id = u.issuance_id or f.companion_of = u.issuance_id) and c.status in ('valid', 'suspended')), '[]')
        as "liveCredentials"
-   from scim_user u where u.id = $1 and u.tenant_id = $2`);
+   from scim_user u where u.id = any($1::uuid[]) and u.tenant_id = $2`);
 
 /** The user `id` of the tenant with everything a change is decided from, in one statement; undefined if none. */
 export async function readUserForChange(
@@ -48,15 +48,30 @@ export async function readUserForChange(
   tenantId: string,
   id: string,
 ): Promise<UserSnapshot | undefined> {
-  const [row] = await sql.query<Record<string, unknown>>(statement(em), [id, tenantId]);
-  if (!row) return undefined;
-  const { groups, issuance, live, family, liveCredentials, ...columns } = row;
-  return {
-    user: entityFromRow<ScimUser>(entityShape(em, ScimUser), columns),
-    groups: groups as GroupRef[],
-    issuance: (issuance ?? undefined) as IssuanceRow | undefined,
-    live: live === true,
-    family: family as string[],
-    liveCredentials: liveCredentials as UserSnapshot['liveCredentials'],
-  };
+  return (await readUsersForChange(em, sql, tenantId, [id])).get(id);
+}
+
+/** The same for several users of the tenant (those that exist), by id, in one statement. */
+export async function readUsersForChange(
+  em: EntityManager,
+  sql: Sql,
+  tenantId: string,
+  ids: string[],
+): Promise<Map<string, UserSnapshot>> {
+  const rows = ids.length ? await sql.query<Record<string, unknown>>(statement(em), [ids, tenantId]) : [];
+  const shape = entityShape(em, ScimUser);
+  return new Map(
+    rows.map(({ groups, issuance, live, family, liveCredentials, ...columns }) => {
+      const user = entityFromRow<ScimUser>(shape, columns);
+      const snapshot: UserSnapshot = {
+        user,
+        groups: groups as GroupRef[],
+        issuance: (issuance ?? undefined) as IssuanceRow | undefined,
+        live: live === true,
+        family: family as string[],
+        liveCredentials: liveCredentials as UserSnapshot['liveCredentials'],
+      };
+      return [user.id, snapshot];
+    }),
+  );
 }
