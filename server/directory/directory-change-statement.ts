@@ -97,8 +97,11 @@ export async function writeDirectoryChange(
     );
     written = row?.written ?? 0;
   } catch (e) {
-    if ((e as { constraint?: string }).constraint === 'scim_user_name_idx')
+    const constraint = (e as { constraint?: string }).constraint;
+    if (constraint === 'scim_user_name_idx')
       throw new ScimError(409, 'userName is already taken in this tenant', 'uniqueness');
+    if (constraint === 'scim_group_name_idx')
+      throw new ScimError(409, 'displayName is already taken by another group of this tenant', 'uniqueness');
     throw e;
   }
   if (written) await audit.committed(em);
@@ -106,8 +109,8 @@ export async function writeDirectoryChange(
 }
 
 function userWriteCte(em: EntityManager, params: Params, w: UserWrite, k: number): string[] {
-  const id = params.add(w.snapshot.user.id);
   if (w.user === undefined) return [];
+  const id = params.add(w.snapshot.user.id);
   if (w.user === null)
     return [`u${k} as (delete from scim_user where id = ${id} and exists (select 1 from gate))`];
   const columns = setColumnsSql(entityShape(em, ScimUser), params, w.user, ['id', 'tenantId', 'createdAt']);

@@ -7,8 +7,10 @@ import { isUuid } from '../persistence/uuid.js';
 import { applyPatch } from '../scim/patch/apply-patch.js';
 import { requiredString, resourceFromBody } from '../scim/resource-input.js';
 import { ScimError } from '../scim/scim-error.js';
+import { changeGroup } from './change-group.js';
 import { groupNamesOfUsers, membersOfGroups } from './group-membership.js';
 import { checkIfMatch } from './if-match.js';
+import { requestedMembers } from './plan-group-members.js';
 import { resyncGroupMembers } from './resync-group-members.js';
 import type { ScimCall } from './scim-call.js';
 import { ScimGroup } from './scim-group.entity.js';
@@ -18,14 +20,6 @@ type Json = Record<string, unknown>;
 const notFound = (id: string) => new ScimError(404, `Group ${id} not found`);
 const nameTaken = () =>
   new ScimError(409, 'displayName is already taken by another group of this tenant', 'uniqueness');
-
-/** The members a resource names, with the display the client gave (`display`, or `displayName`). */
-function requestedMembers(resource: Json): Map<string, string | null> {
-  const members = Array.isArray(resource.members) ? (resource.members as Json[]) : [];
-  const display = (m: Json) =>
-    typeof m.display === 'string' ? m.display : typeof m.displayName === 'string' ? m.displayName : null;
-  return new Map(members.map((m) => [String(m.value ?? ''), display(m)]));
-}
 
 /** Stores the group row; a displayName another group of the tenant has (ignoring case) is 409. */
 async function flushGroup(tx: EntityManager): Promise<void> {
@@ -113,6 +107,12 @@ export async function createScimGroup(c: ScimCall, body: unknown) {
   const { em, services: s, tenantId, actor } = c;
   const resource = resourceFromBody(body, 'Group');
   requiredString(resource, 'displayName');
+  const planned = await changeGroup(c, undefined, undefined, () => ({
+    resource,
+    changed: true,
+    action: 'scim.group.created',
+  }));
+  if (planned) return planned;
   return em.transactional(async (tx) => {
     const now = new Date();
     const group = tx.create(ScimGroup, {
@@ -134,6 +134,12 @@ export async function replaceScimGroup(c: ScimCall, id: string, body: unknown, i
   const { em, services: s, tenantId, actor } = c;
   const resource = resourceFromBody(body, 'Group');
   requiredString(resource, 'displayName');
+  const planned = await changeGroup(c, id, ifMatch, () => ({
+    resource,
+    changed: true,
+    action: 'scim.group.replaced',
+  }));
+  if (planned) return planned;
   return em.transactional(async (tx) => {
     const { group, members } = await loadForWrite(tx, tenantId, id, ifMatch);
     const before = { name: group.displayName, members };
@@ -146,6 +152,16 @@ export async function replaceScimGroup(c: ScimCall, id: string, body: unknown, i
 
 export async function patchScimGroup(c: ScimCall, id: string, body: unknown, ifMatch?: string) {
   const { em, services: s, tenantId, actor } = c;
+  const planned = await changeGroup(c, id, ifMatch, (read) => {
+    const members = read?.members ?? [];
+    const current = {
+      ...read?.group.resource,
+      members: members.map((m) => ({ value: m.id, display: m.display })),
+    };
+    const { resource, changedPaths } = applyPatch(current, body, 'Group', { id });
+    return { resource, changed: changedPaths.length > 0, action: 'scim.group.updated' };
+  });
+  if (planned) return planned;
   return em.transactional(async (tx) => {
     const { group, members, memberRefs } = await loadForWrite(tx, tenantId, id, ifMatch);
     const current = {
@@ -171,6 +187,12 @@ export async function patchScimGroup(c: ScimCall, id: string, body: unknown, ifM
 
 export async function deleteScimGroup(c: ScimCall, id: string, ifMatch?: string) {
   const { em, services: s, tenantId, actor } = c;
+  const planned = await changeGroup(c, id, ifMatch, () => ({
+    resource: null,
+    changed: true,
+    action: 'scim.group.deleted',
+  }));
+  if (planned) return;
   await em.transactional(async (tx) => {
     const { group, members } = await loadForWrite(tx, tenantId, id, ifMatch);
     const groupsBefore = await groupNamesOfUsers(tx, members);

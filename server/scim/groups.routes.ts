@@ -19,7 +19,7 @@ import { scimRequest } from './scim-request.js';
 import { listResponse, patchStatus, sendScim } from './scim-response.js';
 
 /** /Groups of a tenant's SCIM endpoint (RFC 7644 section 3). */
-export function groupsRouter(ctx: Pick<AppContext, 'config' | 'issuance'>): Router {
+export function groupsRouter(ctx: Pick<AppContext, 'config' | 'issuance' | 'sql'>): Router {
   const router = Router({ mergeParams: true });
   const { base, call, tenant, id } = scimRequest(ctx);
   const views = async (req: Request, groups: ScimGroup[]) => {

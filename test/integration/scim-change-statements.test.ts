@@ -4,9 +4,10 @@ import { patchOp, scimClient } from '../support/scim-client.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 
 /**
- * PUT, PATCH and DELETE of a SCIM user are each one read and one gated statement
- * (directory/change-user.ts), not an ORM transaction; and the gate holds when changes race: every
- * renewal revokes exactly the credential it replaced, and the user ends with exactly one.
+ * PUT, PATCH and DELETE of a SCIM user, and group changes that renew their members, are each written
+ * by one gated statement (directory/change-user.ts, change-group.ts), not an ORM transaction; and the
+ * gate holds when changes race: every renewal revokes exactly the credential it replaced, and each
+ * user ends with exactly one.
  */
 let t: TestService;
 let scim: ReturnType<typeof scimClient>;
@@ -60,6 +61,43 @@ async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
   }
   return texts;
 }
+
+/** A tenant with direct delivery whose group `approvers` grants a power. */
+async function directTenant() {
+  const created = await t.admin.createTenant({ body: { ...acmeTenant(), delivery: 'direct' } });
+  if (created.status !== 201) throw new Error('no tenant');
+  const id = created.body.id;
+  await t.admin.putProvisioning({
+    params: { id },
+    body: {
+      credential_configuration_id: 'LEARCredentialEmployee',
+      mappings: [
+        { target: 'mandatee.firstName', source: 'name.givenName', required: true },
+        { target: 'mandatee.lastName', source: 'name.familyName', required: true },
+        { target: 'mandatee.email', source: 'emails[primary eq true].value', required: true },
+      ],
+      default_powers: [{ function: 'Employee', action: ['Identify'] }],
+      group_powers: { approvers: [{ function: 'Purchasing', action: ['Approve'] }] },
+      renew_on_every_put: false,
+    },
+  });
+  return { id, scim: scimClient(t.baseUrl, id, created.body.scim_token) };
+}
+const group = (displayName: string, members: string[] = []) => ({
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+  displayName,
+  members: members.map((value) => ({ value })),
+});
+const validCredentials = async (tenant: string) =>
+  (
+    await sql.query(
+      `select u.id as user_id, count(c.id)::int as valid, bool_and(c.issuance_id = u.issuance_id) as current
+       from scim_user u left join issued_credential c on c.tenant_id = u.tenant_id and c.status = 'valid'
+         and c.issuance_id in (select id from issuance where id = u.issuance_id)
+       where u.tenant_id = $1 group by u.id`,
+      [tenant],
+    )
+  ).rows;
 
 const writesUser = (texts: string[], verb: 'update' | 'delete') =>
   texts.filter((s) => new RegExp(`${verb} (from )?scim_user`).test(s));
@@ -132,5 +170,39 @@ describe('a change to a SCIM user', () => {
     const recorded = events.map((e) => e.subject).filter((id) => revoked.includes(id));
     expect(recorded.sort()).toEqual(revoked.sort());
     expect(revoked).toHaveLength(names.length);
+  });
+
+  it('renews the members a group change gives powers with one statement, also when group changes race', async () => {
+    const { id, scim: client } = await directTenant();
+    const ids: string[] = [];
+    for (const name of ['a', 'b', 'c', 'd'])
+      ids.push((await client.post('/Users', user(`${name}@acme.test`))).body.id);
+    let created: Awaited<ReturnType<typeof client.post>> | undefined;
+    const creation = await statementsOf(async () => {
+      created = await client.post('/Groups', group('approvers', [ids[0] as string]));
+    });
+    expect(created?.status).toBe(201);
+    const [writing] = creation.filter((s) => /insert into scim_group /.test(s));
+    expect(creation.filter((s) => /insert into scim_group /.test(s))).toHaveLength(1);
+    expect(writing).toContain('insert into scim_group_member');
+    expect(writing).toContain("update issued_credential set status = 'revoked'");
+    expect(writing).toContain('update scim_user set');
+    expect(creation.filter((s) => /from "scim_group".*for update/s.test(s))).toEqual([]);
+
+    // Three replacements racing, each naming another second member: one of them wins whole.
+    const path = `/Groups/${created?.body.id}`;
+    const sets = ids.slice(1).map((other) => [ids[0] as string, other].sort());
+    const answers = await Promise.all(sets.map((set) => client.put(path, group('approvers', set))));
+    expect(answers.map((a) => a.status)).toEqual(sets.map(() => 200));
+    const members = (await client.get(path)).body.members.map((m: { value: string }) => m.value).sort();
+    expect(sets).toContainEqual(members);
+    const held = await validCredentials(id);
+    expect(held.map((h) => [h.valid, h.current])).toEqual(ids.map(() => [1, true]));
+    const { rows } = await sql.query(
+      `select count(*)::int as n from issued_credential where tenant_id = $1 and status = 'revoked'`,
+      [id],
+    );
+    // a renewed once when the group gave it powers; each other user once per time their powers changed.
+    expect(rows[0].n).toBeGreaterThanOrEqual(3);
   });
 });
