@@ -101,6 +101,34 @@ export const scimScenarios: Scenario[] = [
     },
   },
   {
+    name: 'scim: PATCH /Groups adding a member (group without powers, member re-evaluated)',
+    matches: 'issue',
+    operations: 400,
+    prepare: async (ctx, total) => {
+      const ids = await usersOf(ctx, total);
+      // Eight groups per tenant, one per concurrent request: changes to one group are serialised.
+      const groups = await Promise.all(
+        ctx.tenants.flatMap((t, n) =>
+          Array.from({ length: 8 }, async (_, k) => {
+            const res = await t.scim.post('/Groups', {
+              schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+              displayName: `${ctx.pass}-t${n}-g${k}`,
+            });
+            expectStatus(res, 201, 'group');
+            return res.body.id as string;
+          }),
+        ),
+      );
+      return async (i) => {
+        const tenant = i % ctx.tenants.length;
+        const group = groups[tenant * 8 + (Math.floor(i / ctx.tenants.length) % 8)];
+        const body = patchOp({ op: 'add', path: 'members', value: [{ value: ids[i] }] });
+        const res = await tenantOf(ctx, i).scim.patch(`/Groups/${group}`, body);
+        if (res.status !== 204 && res.status !== 200) expectStatus(res, 204, 'group member');
+      };
+    },
+  },
+  {
     name: 'scim: PATCH active=false (credential revoked)',
     matches: 'issue',
     operations: 400,
