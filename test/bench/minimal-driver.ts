@@ -1,13 +1,22 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { holderKey } from '../support/proof-jwt.js';
 import type { DatabaseCpu } from './database-cpu.js';
 import { expectStatus, measure } from './harness.js';
+import { type Answer, RESPONSE_ENC } from './minimal-jwe.js';
 import { mdocPresentations } from './minimal-mdoc-requests.js';
 import { MINIMAL_ISSUER, sha256b64, signJws } from './minimal-sd-jwt.js';
 import { observe } from './observe.js';
 import { spawnProbed } from './probed-process.js';
 
-export type MinimalKind = 'issue' | 'verify' | 'issue-mdoc' | 'verify-mdoc';
+/** The `-jwe` kinds: the same presentations answered direct_post.jwt (encrypted), the others direct_post. */
+export type MinimalKind =
+  | 'issue'
+  | 'verify'
+  | 'verify-jwe'
+  | 'issue-mdoc'
+  | 'verify-mdoc'
+  | 'verify-mdoc-jwe';
 
 const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -21,12 +30,14 @@ const post = (url: string, contentType: string, body: string) =>
  */
 export async function startMinimalPipeline(databaseUrl: string, db: DatabaseCpu) {
   const proc = spawnProbed('test/bench/minimal-pipeline.ts', { DATABASE_URL: databaseUrl });
-  const port = await new Promise<number>((resolve, reject) => {
-    proc.child.on('message', (m: unknown) => {
-      if (typeof m === 'object' && m && 'ready' in m) resolve(Number((m as { ready: number }).ready));
-    });
-    proc.child.once('exit', () => reject(new Error('the minimal pipeline did not start')));
-  });
+  const { ready: port, encryptionKey } = await new Promise<{ ready: number; encryptionKey: JWK }>(
+    (resolve, reject) => {
+      proc.child.on('message', (m: unknown) => {
+        if (typeof m === 'object' && m && 'ready' in m) resolve(m as { ready: number; encryptionKey: JWK });
+      });
+      proc.child.once('exit', () => reject(new Error('the minimal pipeline did not start')));
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   const side = { side: 'minimal' as const, probe: proc.probe, db };
 
@@ -42,7 +53,7 @@ export async function startMinimalPipeline(databaseUrl: string, db: DatabaseCpu)
     );
 
   /** Presentations of one credential with fresh key binding JWTs, made before the clock starts. */
-  async function presentations(n: number) {
+  async function presentations(n: number): Promise<Required<Answer>[]> {
     const holder = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = holder.publicKey.export({ format: 'jwk' });
     const proof = signJws(
@@ -70,12 +81,35 @@ export async function startMinimalPipeline(databaseUrl: string, db: DatabaseCpu)
           sd_hash: sha256b64(credential),
         },
       );
-      return new URLSearchParams({
-        vp_token: JSON.stringify({ employee: [`${credential}${kb}`] }),
-        state: nonce,
-      }).toString();
+      return { vp_token: { employee: [`${credential}${kb}`] }, state: nonce };
     });
   }
+
+  /** A direct_post answer: its fields in the form. */
+  const asForm = (answers: Required<Answer>[]) =>
+    answers.map((a) =>
+      new URLSearchParams({ vp_token: JSON.stringify(a.vp_token), state: a.state }).toString(),
+    );
+  /**
+   * A direct_post.jwt answer, encrypted as the bench's wallet (ThirdPartyHolder through
+   * @openid4vc/openid4vp) encrypts the service's: ECDH-ES with a fresh ephemeral key, RESPONSE_ENC,
+   * the key's kid, apu its own nonce and apv the request's, the payload { vp_token, state }.
+   */
+  const verifierKey = await importJWK(encryptionKey, 'ECDH-ES');
+  const text = (s: string) => new TextEncoder().encode(s);
+  const asJwe = (answers: Required<Answer>[]) =>
+    Promise.all(
+      answers.map(async (a) => {
+        const jwe = await new CompactEncrypt(text(JSON.stringify(a)))
+          .setProtectedHeader({ alg: 'ECDH-ES', enc: RESPONSE_ENC, kid: encryptionKey.kid ?? '' })
+          .setKeyManagementParameters({
+            apu: text(randomBytes(16).toString('base64url')),
+            apv: text(a.state),
+          })
+          .encrypt(verifierKey);
+        return new URLSearchParams({ response: jwe }).toString();
+      }),
+    );
 
   /** What each kind measures: its route and the requests made for it before the clock starts. */
   const kinds: Record<
@@ -92,7 +126,13 @@ export async function startMinimalPipeline(databaseUrl: string, db: DatabaseCpu)
       name: 'minimal: verify one presentation',
       path: '/present',
       type: FORM_TYPE,
-      prepare: presentations,
+      prepare: async (n) => asForm(await presentations(n)),
+    },
+    'verify-jwe': {
+      name: 'minimal: verify one presentation (direct_post.jwt: ECDH-ES decrypted first)',
+      path: '/present-jwe',
+      type: FORM_TYPE,
+      prepare: async (n) => asJwe(await presentations(n)),
     },
     'issue-mdoc': {
       name: 'minimal: issue one mdoc',
@@ -104,7 +144,13 @@ export async function startMinimalPipeline(databaseUrl: string, db: DatabaseCpu)
       name: 'minimal: verify one mdoc DeviceResponse',
       path: '/present-mdoc',
       type: FORM_TYPE,
-      prepare: (n) => mdocPresentations(base, n),
+      prepare: async (n) => asForm(await mdocPresentations(base, n)),
+    },
+    'verify-mdoc-jwe': {
+      name: 'minimal: verify one mdoc DeviceResponse (direct_post.jwt: ECDH-ES decrypted first)',
+      path: '/present-mdoc-jwe',
+      type: FORM_TYPE,
+      prepare: async (n) => asJwe(await mdocPresentations(base, n, encryptionKey)),
     },
   };
 

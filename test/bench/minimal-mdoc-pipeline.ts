@@ -1,6 +1,7 @@
 import { hash, type JsonWebKey, KeyObject, X509Certificate } from 'node:crypto';
 import { employeePayload } from '../support/fixtures.js';
 import { certificate } from '../support/issuer-x509.js';
+import type { Answer } from './minimal-jwe.js';
 import {
   MDOC_CLIENT_ID,
   MDOC_RESPONSE_URI,
@@ -19,7 +20,8 @@ import { cachedStatusList, signStatusListCwt } from './minimal-status-list-cwt.j
  */
 const STATUS_TTL_SECONDS = 60;
 
-export async function startMdocPipeline(listSize: number) {
+/** `thumbprint`: the verifier's response encryption key's, which an encrypted answer's transcript binds. */
+export async function startMdocPipeline(listSize: number, thumbprint: () => Uint8Array) {
   const root = await certificate({ subject: 'CN=Minimal IACA', ca: true, pathLength: 0 });
   const documentSigner = await certificate({ subject: 'CN=Minimal document signer', issuer: root });
   const statusSigner = await certificate({ subject: 'CN=Minimal status list', issuer: root });
@@ -62,12 +64,19 @@ export async function startMdocPipeline(listSize: number) {
     /** An IssuerSigned (base64url) for the holder's proven key, its status at `idx`. */
     issue: (holder: JsonWebKey, idx: number) =>
       signIssuerSigned(signerKey, signerChain, holder, employeePayload(), { idx, uri: statusUri }),
-    /** Whether a direct_post answer (`vp_token`, and `state` standing for the session's nonce) verifies. */
-    present(form: URLSearchParams): boolean {
-      const token = Object.values(
-        JSON.parse(form.get('vp_token') ?? '{}') as Record<string, string[]>,
-      )[0]?.[0];
-      const transcript = oid4vpTranscript(MDOC_CLIENT_ID, form.get('state') ?? '', MDOC_RESPONSE_URI);
+    /**
+     * Whether an answer (`vp_token`, and `state` standing for the session's nonce) verifies; an
+     * encrypted one's transcript binds the encryption key's thumbprint, computed per answer as the
+     * service does (settle-presentation.ts).
+     */
+    present({ vp_token, state }: Answer, encrypted: boolean): boolean {
+      const token = Object.values(vp_token ?? {})[0]?.[0];
+      const transcript = oid4vpTranscript(
+        MDOC_CLIENT_ID,
+        state ?? '',
+        MDOC_RESPONSE_URI,
+        encrypted ? thumbprint() : null,
+      );
       const status = verifyDeviceResponse(token ?? '', transcript, trust);
       return !!status && isValid(status);
     },

@@ -1,8 +1,9 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { SessionTranscript } from '@owf/mdoc';
-import type { JWK } from 'jose';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 import { mdocCrypto, presentMdoc } from '../support/mdoc-holder.js';
 import { expectStatus } from './harness.js';
+import type { Answer } from './minimal-jwe.js';
 import { MDOC_CLIENT_ID, MDOC_DOCTYPE, MDOC_RESPONSE_URI } from './minimal-mdoc.js';
 import { MINIMAL_ISSUER, signJws } from './minimal-sd-jwt.js';
 
@@ -11,9 +12,14 @@ import { MINIMAL_ISSUER, signJws } from './minimal-sd-jwt.js';
  * are: one mdoc from the minimal pipeline, then per presentation a fresh nonce, its OpenID4VP
  * SessionTranscript and a DeviceResponse disclosing every element, both made by @owf/mdoc (the
  * wallet library the service's figures use too). The nonce travels as `state`, from which the
- * minimal verifier rebuilds the transcript.
+ * minimal verifier rebuilds the transcript. Answers to be encrypted to `encryptionKey` bind its
+ * thumbprint in the transcript (OpenID4VP 1.0 B.2.6.1), as mdoc.bench.ts's wallet does.
  */
-export async function mdocPresentations(base: string, n: number): Promise<string[]> {
+export async function mdocPresentations(
+  base: string,
+  n: number,
+  encryptionKey?: JWK,
+): Promise<Required<Answer>[]> {
   const holder = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = holder.publicKey.export({ format: 'jwk' });
   const proof = signJws(
@@ -30,11 +36,19 @@ export async function mdocPresentations(base: string, n: number): Promise<string
   const { credentials } = (await res.json()) as { credentials: { credential: string }[] };
   const issuerSigned = credentials[0]?.credential ?? '';
   const devicePrivateKey = holder.privateKey.export({ format: 'jwk' }) as JWK;
+  const jwkThumbprint = encryptionKey
+    ? Buffer.from(await calculateJwkThumbprint(encryptionKey), 'base64url')
+    : undefined;
   return Promise.all(
     Array.from({ length: n }, async () => {
       const nonce = randomBytes(16).toString('base64url');
       const sessionTranscript = await SessionTranscript.forOid4Vp(
-        { clientId: MDOC_CLIENT_ID, nonce, responseUri: MDOC_RESPONSE_URI },
+        {
+          clientId: MDOC_CLIENT_ID,
+          nonce,
+          responseUri: MDOC_RESPONSE_URI,
+          ...(jwkThumbprint ? { jwkThumbprint } : {}),
+        },
         mdocCrypto,
       );
       const deviceResponse = await presentMdoc({
@@ -43,10 +57,7 @@ export async function mdocPresentations(base: string, n: number): Promise<string
         sessionTranscript,
         disclose: { [MDOC_DOCTYPE]: ['mandator', 'mandatee', 'power'] },
       });
-      return new URLSearchParams({
-        vp_token: JSON.stringify({ employee: [Buffer.from(deviceResponse).toString('base64url')] }),
-        state: nonce,
-      }).toString();
+      return { vp_token: { employee: [Buffer.from(deviceResponse).toString('base64url')] }, state: nonce };
     }),
   );
 }

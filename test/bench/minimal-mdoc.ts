@@ -29,9 +29,16 @@ export const es256 = (key: KeyObject, data: Uint8Array) =>
 export const es256Verifies = (key: KeyObject, data: Uint8Array, signature: Uint8Array) =>
   verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, signature);
 
-/** OpenID4VP 1.0 B.2.6.1: the SessionTranscript of an unencrypted answer to a response_uri. */
-export const oid4vpTranscript = (clientId: string, nonce: string, responseUri: string) =>
-  encode([null, null, ['OpenID4VPHandover', sha256(encode([clientId, nonce, null, responseUri]))]]);
+/**
+ * OpenID4VP 1.0 B.2.6.1: the SessionTranscript of an answer to a response_uri; the thumbprint of the
+ * verifier's encryption key when the answer is encrypted (direct_post.jwt), else null.
+ */
+export const oid4vpTranscript = (
+  clientId: string,
+  nonce: string,
+  responseUri: string,
+  thumbprint: Uint8Array | null = null,
+) => encode([null, null, ['OpenID4VPHandover', sha256(encode([clientId, nonce, thumbprint, responseUri]))]]);
 
 /** An IssuerSigned for `elements` of the one namespace, bound to `device`; its base64url. */
 export function signIssuerSigned(

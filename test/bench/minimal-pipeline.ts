@@ -4,6 +4,7 @@ import { deflateSync } from 'node:zlib';
 import pg from 'pg';
 import { employeePayload } from '../support/fixtures.js';
 import { MINIMAL_APPLICATION } from './database-cpu.js';
+import { type Answer, responseDecrypter } from './minimal-jwe.js';
 import { startMdocPipeline } from './minimal-mdoc-pipeline.js';
 import {
   digestsIn,
@@ -20,7 +21,8 @@ import {
  * POST /present: a presentation checked with two signatures (issuer, key binding), every
  * disclosure and sd_hash, and its status read from the status list token, whose signature is checked
  * once per ttl as the service does. POST /credential-mdoc and /present-mdoc: the same for an
- * ISO mdoc (minimal-mdoc-pipeline.ts). Nothing else: no framework, no ORM, no audit.
+ * ISO mdoc (minimal-mdoc-pipeline.ts). POST /present-jwe and /present-mdoc-jwe: the direct_post.jwt
+ * answers, decrypted first (minimal-jwe.ts). Nothing else: no framework, no ORM, no audit.
  */
 const LIST_SIZE = 131_072;
 
@@ -55,7 +57,8 @@ function statusListValid(): boolean {
   statusListReadAt = Date.now();
   return true;
 }
-const mdoc = await startMdocPipeline(LIST_SIZE);
+const responses = responseDecrypter('minimal-verifier');
+const mdoc = await startMdocPipeline(LIST_SIZE, responses.thumbprint);
 
 /** The verified proof JWT of a credential request, else undefined. */
 function checkProof(body: { proof?: string }) {
@@ -96,9 +99,8 @@ function issueMdoc(body: { proof?: string }) {
   return { credential: mdoc.issue(proof.header.jwk, idx), idx, jwk: proof.header.jwk };
 }
 
-function present(form: URLSearchParams): boolean {
-  const presentation =
-    Object.values(JSON.parse(form.get('vp_token') ?? '{}') as Record<string, string[]>)[0]?.[0] ?? '';
+function present({ vp_token }: Answer): boolean {
+  const presentation = Object.values(vp_token ?? {})[0]?.[0] ?? '';
   const parts = presentation.split('~');
   const kbJwt = parts.pop() ?? '';
   const issued = verifyJws(parts[0] ?? '', issuerKey.publicKey);
@@ -117,6 +119,14 @@ function present(form: URLSearchParams): boolean {
   const idx = issued.payload.status.status_list.idx as number;
   return statusListValid() && ((statusBits[idx >> 3] ?? 0) >> (idx & 7)) % 2 === 0;
 }
+
+/** The presentation routes: an SD-JWT VC or an mdoc, answered in the clear or encrypted. */
+const presenters = {
+  '/present': present,
+  '/present-jwe': present,
+  '/present-mdoc': mdoc.present,
+  '/present-mdoc-jwe': mdoc.present,
+} as const;
 
 const server = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -139,9 +149,15 @@ const server = http.createServer((req, res) => {
         });
         return reply(200, { credentials: [{ credential: issued.credential }] });
       }
-      if (req.url === '/present' || req.url === '/present-mdoc') {
+      const presenter = presenters[req.url as keyof typeof presenters];
+      if (presenter) {
         const form = new URLSearchParams(text);
-        return (req.url === '/present' ? present(form) : mdoc.present(form))
+        const encrypted = req.url?.endsWith('-jwe') ?? false;
+        // direct_post.jwt: `response` is a JWE holding { vp_token, state }; direct_post: the form's fields.
+        const answer = encrypted
+          ? responses.decrypt(form.get('response') ?? '')
+          : { vp_token: JSON.parse(form.get('vp_token') ?? '{}'), state: form.get('state') ?? '' };
+        return answer && presenter(answer, encrypted)
           ? reply(200, {})
           : reply(400, { error: 'invalid_presentation' });
       }
@@ -153,7 +169,10 @@ const server = http.createServer((req, res) => {
 });
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
-  process.send?.({ ready: typeof address === 'object' && address ? address.port : 0 });
+  process.send?.({
+    ready: typeof address === 'object' && address ? address.port : 0,
+    encryptionKey: responses.publicJwk,
+  });
 });
 process.on('SIGTERM', () => {
   server.close(() => pool.end().then(() => process.exit(0)));
