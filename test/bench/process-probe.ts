@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import pg from 'pg';
 import './window-profiler.js';
 
@@ -23,6 +24,8 @@ export interface ProbeSnapshot {
   heapTotalBytes: number;
   /** Memory of Buffers and other objects outside the V8 heap. */
   externalBytes: number;
+  /** V8's heap by space (new, old, code, large objects…): bytes resident of each. */
+  heapSpacesPhysicalBytes: Record<string, number>;
   /** Where this process's `pg` clients connect (the embedded server's address is learnt this way). */
   databases: { host: string; port: number; user: string; database: string; password?: string }[];
 }
@@ -82,6 +85,9 @@ export function snapshot(): ProbeSnapshot {
     heapUsedBytes: memory.heapUsed,
     heapTotalBytes: memory.heapTotal,
     externalBytes: memory.external,
+    heapSpacesPhysicalBytes: Object.fromEntries(
+      v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.physical_space_size]),
+    ),
     databases: [...databases.values()],
   };
 }

@@ -1,5 +1,6 @@
 import { employeePayload } from '../support/fixtures.js';
 import { expectStatus, measure, startBenchService } from './harness.js';
+import { memoryMap } from './memory-map.js';
 import { type BenchTenant, createBenchTenants } from './scenario.js';
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
@@ -16,6 +17,7 @@ export async function soakBench(o: { quick: boolean; embedded: boolean }) {
     const tenants = await createBenchTenants(service, 10, 'soak');
     const at = (i: number) => tenants[i % tenants.length] as BenchTenant;
     const idle = await service.probe();
+    const idleMap = memoryMap(service.pid);
     const kinds = [
       async (i: number) => expectStatus(await at(i).integrator.whoAmI(), 200, 'whoami'),
       async (i: number) =>
@@ -41,11 +43,19 @@ export async function soakBench(o: { quick: boolean; embedded: boolean }) {
     const after = await service.probe();
     return {
       ...figure,
+      // CPU time is less swayed than the rate by other work on the machine: the cost of a smaller heap shows here.
+      service_cpu_ms_per_op: +((after.cpuMicros - idle.cpuMicros) / 1000 / total).toFixed(3),
       service_rss_mb_idle: mb(idle.rssBytes),
       service_rss_mb_after: mb(after.rssBytes),
       service_heap_used_mb_after: mb(after.heapUsedBytes),
       service_heap_total_mb_after: mb(after.heapTotalBytes),
       service_external_mb_after: mb(after.externalBytes),
+      service_heap_spaces_mb_after: Object.fromEntries(
+        Object.entries(after.heapSpacesPhysicalBytes).map(([space, bytes]) => [space, mb(bytes)]),
+      ),
+      // Where the RSS lies, by kind of mapping (memory-map.ts), idle and after.
+      service_memory_map_idle: idleMap,
+      service_memory_map_after: memoryMap(service.pid),
     };
   } finally {
     await service.stop();
