@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearerCredentialRequest } from '../support/bearer-credential-request.js';
+import { approverProvisioning } from '../support/fixtures.js';
 import { scimClient } from '../support/scim-client.js';
 import type { CaughtMail } from '../support/smtp-catcher.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
@@ -197,17 +198,7 @@ describe('wallet-initiated issuance by the holder’s e-mail address', () => {
     if (other.status !== 201) throw new Error(`tenant: ${other.status}`);
     const provisioning = await f.t.admin.putProvisioning({
       params: { id: other.body.id },
-      body: {
-        credential_configuration_id: CONFIGURATION,
-        mappings: [
-          { target: 'mandatee.firstName', source: 'name.givenName', required: true },
-          { target: 'mandatee.lastName', source: 'name.familyName', required: true },
-          { target: 'mandatee.email', source: 'emails[primary eq true].value', required: true },
-        ],
-        default_powers: [{ function: 'Employee', action: ['Identify'] }],
-        group_powers: { approvers: [{ function: 'Purchasing', action: ['Approve'] }] },
-        renew_on_every_put: false,
-      },
+      body: approverProvisioning(CONFIGURATION),
     });
     expect(provisioning.status).toBe(200);
     const otherScim = scimClient(f.t.baseUrl, other.body.id, other.body.scim_token);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishedStatus } from '../support/credential-status.js';
+import { approverProvisioning } from '../support/fixtures.js';
 import { patchOp, scimClient } from '../support/scim-client.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 
@@ -20,17 +21,7 @@ beforeAll(async () => {
   okta = scimClient(t.baseUrl, tenantId, created.body.scim_token, 'application/json');
   await t.admin.putProvisioning({
     params: { id: tenantId },
-    body: {
-      credential_configuration_id: 'LEARCredentialEmployee',
-      mappings: [
-        { target: 'mandatee.firstName', source: 'name.givenName', required: true },
-        { target: 'mandatee.lastName', source: 'name.familyName', required: true },
-        { target: 'mandatee.email', source: 'emails[primary eq true].value', required: true },
-      ],
-      default_powers: [{ function: 'Employee', action: ['Identify'] }],
-      group_powers: { approvers: [{ function: 'Purchasing', action: ['Approve'] }] },
-      renew_on_every_put: false,
-    },
+    body: approverProvisioning(),
   });
 });
 afterAll(() => t.stop());

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approverProvisioning } from '../support/fixtures.js';
 import { patchOp, scimClient } from '../support/scim-client.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
 
@@ -69,17 +70,7 @@ async function directTenant() {
   const id = created.body.id;
   await t.admin.putProvisioning({
     params: { id },
-    body: {
-      credential_configuration_id: 'LEARCredentialEmployee',
-      mappings: [
-        { target: 'mandatee.firstName', source: 'name.givenName', required: true },
-        { target: 'mandatee.lastName', source: 'name.familyName', required: true },
-        { target: 'mandatee.email', source: 'emails[primary eq true].value', required: true },
-      ],
-      default_powers: [{ function: 'Employee', action: ['Identify'] }],
-      group_powers: { approvers: [{ function: 'Purchasing', action: ['Approve'] }] },
-      renew_on_every_put: false,
-    },
+    body: approverProvisioning(),
   });
   return { id, scim: scimClient(t.baseUrl, id, created.body.scim_token) };
 }

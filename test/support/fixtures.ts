@@ -38,3 +38,19 @@ export async function issueDirectCredential(
   if (res.status !== 201 || !res.body.credential) throw new Error(`issuance: ${res.status}`);
   return res.body.credential;
 }
+
+/**
+ * The provisioning settings SCIM tests use: the employee credential from the name and the primary
+ * e-mail, `Employee: Identify` for everyone and `Purchasing: Approve` for members of `approvers`.
+ */
+export const approverProvisioning = (configurationId = 'LEARCredentialEmployee') => ({
+  credential_configuration_id: configurationId,
+  mappings: [
+    { target: 'mandatee.firstName', source: 'name.givenName', required: true },
+    { target: 'mandatee.lastName', source: 'name.familyName', required: true },
+    { target: 'mandatee.email', source: 'emails[primary eq true].value', required: true },
+  ],
+  default_powers: [{ function: 'Employee', action: ['Identify'] }],
+  group_powers: { approvers: [{ function: 'Purchasing', action: ['Approve'] }] },
+  renew_on_every_put: false,
+});
