@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { type createClient, createIntegratorClient } from '../../../clients/integrator/src/index.js';
+import { authorizationCodeOffer } from '../authorization-code-offer.js';
 import { DATED_EMPLOYEE, datedEmployeePayload, registerDatedEmployee } from '../dated-employee.js';
 import { type Person, PID_VCT, startPidProvider } from '../pid-provider.js';
 import { openPresentationSignIn } from '../presentation-sign-in-page.js';
@@ -48,22 +49,16 @@ export async function pidSignIn(
     const person: Person = { family_name: 'Ruiz', given_name: 'Ana', birth_date: '1990-05-17' };
     const email = `pid-${Date.now()}@acme.test`;
     const integrator = createIntegratorClient({ baseUrl, token: tenant.integrator_token });
-    const offer = await integrator.createIssuance({
-      body: {
-        credential_configuration_id: DATED_EMPLOYEE,
-        payload: datedEmployeePayload(person, email),
-        delivery: 'ui',
-        email,
-        grant_type: 'authorization_code',
-      },
+    const offer = await authorizationCodeOffer(integrator, email, {
+      configurationId: DATED_EMPLOYEE,
+      payload: datedEmployeePayload(person, email),
     });
-    if (offer.status !== 201 || !offer.body.credential_offer_uri) throw new Error(`offer: ${offer.status}`);
 
     const holder = await ThirdPartyHolder.create();
     // The PID spells the names as a PID provider may: in capitals.
     const pid = await provider.sdJwt(holder.holderJwk, { ...person, family_name: 'RUIZ', given_name: 'ANA' });
     const received = await new ThirdPartyWallet().receiveWithAuthorizationCode(
-      offer.body.credential_offer_uri,
+      offer.offerUri,
       async (authorizationRequestUrl) => {
         const page = await openPresentationSignIn(baseUrl, authorizationRequestUrl);
         const answer = await holder.present(page.qr, [pid]);
@@ -75,7 +70,7 @@ export async function pidSignIn(
       { dpop: true },
     );
     expect(received.claims).toMatchObject({ mandatee: { lastName: 'Ruiz', birthDate: '1990-05-17' } });
-    const issuance = await integrator.getIssuance({ params: { id: offer.body.offer_id } });
+    const issuance = await integrator.getIssuance({ params: { id: offer.offerId } });
     expect(issuance.body).toMatchObject({ status: 'issued' });
   } finally {
     // The tenant's holders sign in by a mailed code again, for the steps that follow.
