@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { mailedOffer } from '../support/mailed-offer.js';
+import { readPreAuthorizedOffer, redeemPreAuthorizedCode } from '../support/pre-authorized-code.js';
 import { startTenantFixture, type TenantFixture } from '../support/tenant-fixture.js';
 import { acmeTenant } from '../support/test-service.js';
 
@@ -19,21 +20,8 @@ beforeAll(async () => {
 afterAll(() => f.stop());
 
 /** The token endpoint's answer to the offer's pre-authorized code with `txCode`. */
-async function redeem(location: string, txCode: string) {
-  const offer = (await (await fetch(location)).json()) as {
-    grants: Record<string, { 'pre-authorized_code': string }>;
-  };
-  const code = offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']?.['pre-authorized_code'];
-  return fetch(`${f.t.baseUrl}/oid4vci/v1/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code',
-      'pre-authorized_code': code ?? '',
-      tx_code: txCode,
-    }),
-  });
-}
+const redeem = async (location: string, txCode: string) =>
+  redeemPreAuthorizedCode(f.t.baseUrl, (await readPreAuthorizedOffer(location)).code, txCode);
 
 /** The tx_codes mailed to `to`, oldest first. */
 const codesTo = (to: string) =>

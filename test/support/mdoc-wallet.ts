@@ -2,6 +2,7 @@ import { SessionTranscript } from '@owf/mdoc';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import type { createIntegratorClient } from '../../clients/integrator/src/index.js';
 import { mdocCrypto, presentMdoc } from './mdoc-holder.js';
+import { readPreAuthorizedOffer, redeemPreAuthorizedCode } from './pre-authorized-code.js';
 import { ThirdPartyHolder } from './third-party-holder.js';
 
 /**
@@ -39,22 +40,10 @@ export async function redeemMdocBatch(
   size: number,
 ): Promise<ReceivedMdoc[]> {
   const location = decodeURIComponent(offerUri.split('credential_offer_uri=')[1] ?? '');
-  const offer = (await (await fetch(location)).json()) as {
-    credential_issuer: string;
-    grants: Record<string, { 'pre-authorized_code': string }>;
+  const offer = await readPreAuthorizedOffer(location);
+  const token = (await (await redeemPreAuthorizedCode(baseUrl, offer.code, txCode)).json()) as {
+    access_token: string;
   };
-  const code = offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']?.['pre-authorized_code'];
-  const token = (await (
-    await fetch(`${baseUrl}/oid4vci/v1/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code',
-        'pre-authorized_code': code ?? '',
-        tx_code: txCode,
-      }),
-    })
-  ).json()) as { access_token: string };
   const nonce = (await (await fetch(`${baseUrl}/oid4vci/v1/nonce`, { method: 'POST' })).json()) as {
     c_nonce: string;
   };
@@ -69,7 +58,7 @@ export async function redeemMdocBatch(
           typ: 'openid4vci-proof+jwt',
           jwk: await exportJWK(device.publicKey),
         })
-        .setAudience(offer.credential_issuer)
+        .setAudience(offer.credentialIssuer)
         .setIssuedAt()
         .sign(device.privateKey),
     ),
