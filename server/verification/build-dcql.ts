@@ -1,6 +1,7 @@
 import type { ClaimsPathPointer, DcqlQuery } from '../../contract/oid4vp/dcql-query.js';
 import type { CredentialConfiguration } from '../credential-configurations/credential-configuration.entity.js';
 import { issuingFormat } from '../formats/credential-formats.js';
+import { sdJwtVcQuery } from '../formats/sd-jwt-vc/sd-jwt-vc-format.js';
 
 /**
  * A DCQL query (OID4VP 1.0 §6) for one credential of `configuration`'s type with every claim its
@@ -26,13 +27,4 @@ export const buildDcqlForVct = (
   vct: string,
   claimPaths: ClaimsPathPointer[],
   id = 'credential',
-): DcqlQuery => ({
-  credentials: [
-    {
-      id,
-      format: 'dc+sd-jwt',
-      meta: { vct_values: [vct] },
-      ...(claimPaths.length ? { claims: claimPaths.map((path) => ({ path: [...path] })) } : {}),
-    },
-  ],
-});
+): DcqlQuery => ({ credentials: [sdJwtVcQuery(vct, claimPaths, id)] });
