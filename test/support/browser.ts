@@ -17,10 +17,16 @@ const installed = () =>
   CANDIDATES.find((p) => existsSync(p)) ??
   ['chromium', 'chromium-browser'].map(onPath).find((p): p is string => p !== undefined);
 
-/** Finds Chromium, else installs Debian's `chromium` (root only), else says why there is none. */
+/**
+ * Finds Chromium, else installs Debian's `chromium` (root only), else says why there is none. On CI
+ * (`CI=true`) a missing Chromium is an error, as a missing SoftHSM2 is: the browser tests would
+ * otherwise be skipped and the run still pass.
+ */
 export function findChromium(): ChromiumLookup {
   const missing = ensureDebianPackage('chromium', () => installed() !== undefined);
   const found = installed();
+  if (!found && process.env.CI === 'true')
+    throw new Error(`Chromium is missing: ${missing ?? 'Chromium is not installed'}`);
   return found ? { path: found } : { path: undefined, reason: missing ?? 'Chromium is not installed' };
 }
 
