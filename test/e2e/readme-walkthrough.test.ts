@@ -99,5 +99,8 @@ describe('the README walkthrough', () => {
     // The rule was set (its DCQL query now asks for the matched claims), read back, and removed.
     expect(output).toMatch(/urn:eudi:pid:1/);
     expect(output).toMatch(/family_name/);
+    expect(output).toMatch(/"dcql_query": \{\s*"credentials": \[/);
+    expect(output).toMatch(/"path": \[\s*"family_name"\s*\]/);
+    expect(output).toMatch(/"removed": "acme-corp"/);
   }, 60_000);
 });
