@@ -1,15 +1,13 @@
 import type { AuditEntry } from '../audit/audit-log.js';
-import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import { isUuid } from '../persistence/uuid.js';
 import { ScimError } from '../scim/scim-error.js';
 import { getTenant } from '../tenants/tenant-service.js';
-import { grantedPowers } from './credential-payload.js';
 import { type UserWrite, writeDirectoryChange } from './directory-change-statement.js';
 import { groupPart } from './group-change-sql.js';
 import { checkIfMatch } from './if-match.js';
+import { memberNotRenewed, POWERS_CHANGED_REASON, powersChange } from './member-not-renewed.js';
 import { planGroupMembers } from './plan-group-members.js';
 import { endFamily, planUserChange } from './plan-user-change.js';
-import { provisioningOf } from './provisioning-settings.js';
 import { type GroupSnapshot, readGroupForChange } from './read-group-for-change.js';
 import { readUsersForChange } from './read-user-for-change.js';
 import type { ScimCall } from './scim-call.js';
@@ -57,7 +55,7 @@ export async function changeGroup(
   if (members.affected.length > MAX_PLANNED_MEMBERS) return undefined;
 
   const tenant = await getTenant(em, tenantId);
-  const powersOf = await powersFor(c);
+  const powersChanged = powersChange(em, tenantId);
   const users: UserWrite[] = [];
   const audits: AuditEntry[] = [];
   const renewed: string[] = [];
@@ -77,26 +75,23 @@ export async function changeGroup(
     audits.push(...planned.audits);
     if (planned.sync.outcome === 'renewed' || planned.sync.outcome === 'issued') renewed.push(userId);
     if (planned.sync.missing) {
-      const reason = planned.sync.reason ?? '';
-      // Powers the directory took away must not stay in a credential that cannot be renewed.
-      const powersChanged = powersOf(groupsBefore) !== powersOf(groupsAfter);
-      const ending = powersChanged && Boolean(user.issuanceId);
+      const ending = Boolean(user.issuanceId) && (await powersChanged(groupsBefore, groupsAfter));
       const ended = ending
-        ? endFamily(c, snapshot, user, 'powers changed; no credential could be issued')
+        ? endFamily(c, snapshot, user, POWERS_CHANGED_REASON)
         : { revoked: [], audits: [] };
       if (ending) planned.write.end = true;
       audits.push(...ended.audits);
-      user.credentialReason = ended.revoked.length
-        ? `${reason}; the credential was revoked, as the group change altered its powers`
-        : `${reason}; the credential was not renewed after a group change`;
-      failed.push({ user: userId, reason });
-      audits.push({
+      const notRenewed = memberNotRenewed({
         tenantId,
         actor,
-        action: 'scim.user.credential_not_renewed',
-        subject: userId,
-        details: { group: plan.group.id, reason, missing: planned.sync.missing, revoked: ended.revoked },
+        groupId: plan.group.id,
+        userId,
+        sync: planned.sync,
+        revoked: ended.revoked,
       });
+      user.credentialReason = notRenewed.credentialReason;
+      failed.push(notRenewed.failure);
+      audits.push(notRenewed.audit);
     }
     users.push({ ...planned.write, user: changedCredential(snapshot.user, user) ? user : undefined });
   }
@@ -130,11 +125,3 @@ const changedCredential = (before: UserWrite['snapshot']['user'], after: UserWri
   before.credentialPayloadHash !== after.credentialPayloadHash ||
   before.directCredential !== after.directCredential ||
   before.credentialReason !== after.credentialReason;
-
-/** The powers a set of group names grants under the tenant's provisioning, comparable as text. */
-async function powersFor(c: ScimCall) {
-  const provisioning = await provisioningOf(c.em, c.tenantId);
-  const configuration = await findConfiguration(c.em, provisioning.configurationId ?? '');
-  return (names: string[]) =>
-    JSON.stringify(configuration ? grantedPowers(provisioning, configuration, names) : []);
-}

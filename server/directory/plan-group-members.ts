@@ -25,6 +25,27 @@ export interface MemberChanges {
   affected: string[];
 }
 
+/**
+ * Who a group change touches: the members `requested` that are users of the tenant (`exists`), those
+ * added and removed against the members `before`; every member is affected when the name changed
+ * (powers are keyed by it, ignoring case). One rule for both ways a group change is written.
+ */
+export function memberChanges(
+  requested: ReadonlyMap<string, string | null>,
+  before: string[],
+  names: { before: string | null; after: string | null },
+  exists: (userId: string) => boolean,
+): MemberChanges {
+  const wanted = [...requested.keys()].filter((k) => isUuid(k) && exists(k));
+  const ignored = [...requested.keys()].filter((k) => !wanted.includes(k));
+  const added = wanted.filter((u) => !before.includes(u));
+  const removed = before.filter((u) => !wanted.includes(u));
+  const renamed =
+    names.before !== null && names.after !== null && names.before.toLowerCase() !== names.after.toLowerCase();
+  const affected = renamed ? [...new Set([...wanted, ...removed])] : [...added, ...removed];
+  return { wanted, added, removed, ignored, affected };
+}
+
 export interface GroupChangePlan {
   group: { id: string; after: ScimGroup | null };
   /** Every user to read: the members named and the members before. */
@@ -59,20 +80,11 @@ export function planGroupMembers(
     } as ScimGroup;
   }
   const id = current?.group.id ?? (after as ScimGroup).id;
-  const renamed =
-    Boolean(current && after) &&
-    current?.group.displayName.toLowerCase() !== after?.displayName.toLowerCase();
+  const names = { before: current?.group.displayName ?? null, after: after?.displayName ?? null };
   return {
     group: { id, after },
     candidates: [...new Set([...[...requested.keys()].filter((k) => isUuid(k)), ...before])],
-    membersOf(existing) {
-      const wanted = [...requested.keys()].filter((k) => isUuid(k) && existing.has(k));
-      const ignored = [...requested.keys()].filter((k) => !wanted.includes(k));
-      const added = wanted.filter((u) => !before.includes(u));
-      const removed = before.filter((u) => !wanted.includes(u));
-      const affected = renamed ? [...new Set([...wanted, ...removed])] : [...added, ...removed];
-      return { wanted, added, removed, ignored, affected };
-    },
+    membersOf: (existing) => memberChanges(requested, before, names, (k) => existing.has(k)),
     displayOf: (userId) => requested.get(userId) ?? null,
   };
 }

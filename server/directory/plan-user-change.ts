@@ -8,7 +8,7 @@ import { planUserCredential } from './plan-user-credential.js';
 import type { UserSnapshot } from './read-user-for-change.js';
 import type { ScimCall } from './scim-call.js';
 import type { ScimUser } from './scim-user.entity.js';
-import type { SyncOutcome } from './sync-user-credential.js';
+import { type SyncOutcome, settledOutcome } from './sync-outcome.js';
 
 /** A user's change as decided: the write, what became of the credential, the events before the user's own. */
 export interface PlannedUserChange {
@@ -62,12 +62,7 @@ export async function planUserChange(
     const sync = { ...planned.sync, revoked: ended.revoked };
     return { write: write(planned), sync, audits: [...ended.audits, ...planned.audits] };
   }
-  let sync: SyncOutcome = { outcome: 'unchanged', issued: [], revoked: [] };
-  if (decision.kind !== 'unchanged') {
-    const outcome = decision.kind === 'end' && ended.revoked.length ? 'revoked' : 'none';
-    const missing = decision.kind === 'none' && decision.missing ? { missing: decision.missing } : {};
-    sync = { outcome, reason: decision.reason, issued: [], revoked: ended.revoked, ...missing };
-  }
+  const sync = settledOutcome(decision, ended.revoked);
   user.credentialReason = sync.reason ?? null;
   return { write: write(), sync, audits: ended.audits };
 }

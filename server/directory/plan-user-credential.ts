@@ -10,7 +10,7 @@ import { companionIssuances } from './companion-credentials.js';
 import type { CredentialDecision } from './decide-user-credential.js';
 import type { ScimCall } from './scim-call.js';
 import type { ScimUser } from './scim-user.entity.js';
-import type { SyncOutcome } from './sync-user-credential.js';
+import { issuedOutcome, type SyncOutcome } from './sync-outcome.js';
 
 export type SignedIssuance = {
   signed: SignedBatch;
@@ -84,14 +84,12 @@ export async function planUserCredential(
   user.credentialPayloadHash = decision.hash;
   user.directCredential = credential?.credential ?? null;
   user.credentialReason = null;
-  const sync: SyncOutcome = {
-    outcome: decision.live ? 'renewed' : 'issued',
-    issued: credential ? [credential.id] : [],
-    revoked: [],
+  const sync = issuedOutcome(decision, {
     offerId: plan.issuance.id,
-    ...(credential ? { credential: credential.credential } : {}),
-    ...(plans.length > 1 ? { companionOfferIds: plans.slice(1).map((p) => p.issuance.id) } : {}),
-    ...(companions.skipped.length ? { companionsSkipped: companions.skipped } : {}),
-  };
+    credential,
+    revoked: [],
+    companionOfferIds: plans.slice(1).map((p) => p.issuance.id),
+    companionsSkipped: companions.skipped,
+  });
   return { plans, batch, audits, sync };
 }

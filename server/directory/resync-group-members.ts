@@ -1,11 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendAuditEvent } from '../audit/audit-log.js';
-import { findConfiguration } from '../credential-configurations/credential-configuration-registry.js';
 import type { IssuanceServices } from '../issuance/create-issuance.js';
 import { getTenant } from '../tenants/tenant-service.js';
-import { grantedPowers } from './credential-payload.js';
-import { provisioningOf } from './provisioning-settings.js';
+import { memberNotRenewed, POWERS_CHANGED_REASON, powersChange } from './member-not-renewed.js';
 import { revokeUserCredential } from './revoke-user-credential.js';
 import { ScimUser } from './scim-user.entity.js';
 import { syncUserCredential } from './sync-user-credential.js';
@@ -23,8 +21,8 @@ export interface MemberResync {
  * caller's transaction. One member whose credential cannot be rebuilt (a required mapped attribute
  * missing) does not undo the change for everyone: the membership stands, and that member's failure
  * is recorded in an audit event and as the reason on the user (their credential extension shows
- * it). Their current credential is revoked only when the change altered their powers: it must not
- * keep powers the directory took away, nor be lost over a change that did not touch what it says.
+ * it). Their current credential is revoked only when the change altered their powers (the rule is
+ * member-not-renewed.ts's, shared with the one-statement way, change-group.ts).
  * `groupsBefore` holds each user's group names before the change.
  */
 export async function resyncGroupMembers(
@@ -39,6 +37,7 @@ export async function resyncGroupMembers(
   if (!userIds.length) return result;
   const { tenantId } = group;
   const tenant = await getTenant(tx, tenantId);
+  const powersChanged = powersChange(tx, tenantId);
   const users = await tx.find(
     ScimUser,
     { id: { $in: userIds }, tenantId },
@@ -51,25 +50,20 @@ export async function resyncGroupMembers(
     });
     if (sync.outcome === 'renewed' || sync.outcome === 'issued') result.renewed.push(user.id);
     if (!sync.missing) continue;
-    const provisioning = await provisioningOf(tx, tenantId);
-    const configuration = await findConfiguration(tx, provisioning.configurationId ?? '');
-    const powers = (names: string[]) =>
-      JSON.stringify(configuration ? grantedPowers(provisioning, configuration, names) : []);
-    const powersChanged = powers(groupsBefore.get(user.id) ?? []) !== powers(groups);
-    const revoked = powersChanged
-      ? await revokeUserCredential(tx, user, actor, 'powers changed; no credential could be issued')
+    const revoked = (await powersChanged(groupsBefore.get(user.id) ?? [], groups))
+      ? await revokeUserCredential(tx, user, actor, POWERS_CHANGED_REASON)
       : [];
-    user.credentialReason = revoked.length
-      ? `${sync.reason}; the credential was revoked, as the group change altered its powers`
-      : `${sync.reason}; the credential was not renewed after a group change`;
-    result.failed.push({ user: user.id, reason: sync.reason ?? '' });
-    await appendAuditEvent(tx, {
+    const notRenewed = memberNotRenewed({
       tenantId,
       actor,
-      action: 'scim.user.credential_not_renewed',
-      subject: user.id,
-      details: { group: group.id, reason: sync.reason, missing: sync.missing, revoked },
+      groupId: group.id,
+      userId: user.id,
+      sync,
+      revoked,
     });
+    user.credentialReason = notRenewed.credentialReason;
+    result.failed.push(notRenewed.failure);
+    await appendAuditEvent(tx, notRenewed.audit);
   }
   return result;
 }

@@ -10,7 +10,7 @@ import { ScimError } from '../scim/scim-error.js';
 import { changeGroup } from './change-group.js';
 import { groupNamesOfUsers, membersOfGroups } from './group-membership.js';
 import { checkIfMatch } from './if-match.js';
-import { requestedMembers } from './plan-group-members.js';
+import { memberChanges, requestedMembers } from './plan-group-members.js';
 import { resyncGroupMembers } from './resync-group-members.js';
 import type { ScimCall } from './scim-call.js';
 import { ScimGroup } from './scim-group.entity.js';
@@ -52,13 +52,14 @@ async function commitGroup(
   const known = candidates.length
     ? await tx.find(ScimUser, { id: { $in: candidates }, tenantId: group.tenantId }, { fields: ['id'] })
     : [];
-  const wanted = known.map((u) => u.id);
-  const ignored = [...requested.keys()].filter((id) => !wanted.includes(id));
-  const added = wanted.filter((id) => !before.members.includes(id));
-  const removed = before.members.filter((id) => !wanted.includes(id));
+  const knownIds = new Set(known.map((u) => u.id));
   const name = requiredString(resource, 'displayName');
-  const renamed = before.name !== null && before.name.toLowerCase() !== name.toLowerCase();
-  const affected = renamed ? [...new Set([...wanted, ...removed])] : [...added, ...removed];
+  const { added, removed, ignored, affected } = memberChanges(
+    requested,
+    before.members,
+    { before: before.name, after: name },
+    (id) => knownIds.has(id),
+  );
   const groupsBefore = await groupNamesOfUsers(tx, affected);
 
   const { members: _members, ...stored } = resource;

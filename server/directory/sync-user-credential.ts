@@ -5,24 +5,10 @@ import { issueCompanions } from './companion-credentials.js';
 import { decideUserCredential, type SyncOptions, type SyncTrigger } from './decide-user-credential.js';
 import { revokeUserCredential } from './revoke-user-credential.js';
 import type { ScimUser } from './scim-user.entity.js';
+import { issuedOutcome, type SyncOutcome, settledOutcome } from './sync-outcome.js';
 
 export type { SyncOptions, SyncTrigger } from './decide-user-credential.js';
-
-export interface SyncOutcome {
-  outcome: 'issued' | 'renewed' | 'unchanged' | 'revoked' | 'none';
-  reason?: string;
-  issued: string[];
-  revoked: string[];
-  offerId?: string;
-  /** The signed credential, for a tenant with direct delivery. */
-  credential?: string;
-  /** Required mapped attributes the user lacks (only with `missingAttributes: 'report'`). */
-  missing?: string[];
-  /** Offers of the credentials provisioned beside the main one. */
-  companionOfferIds?: string[];
-  /** Credentials beside the main one that could not be issued, each with why. */
-  companionsSkipped?: string[];
-}
+export type { SyncOutcome } from './sync-outcome.js';
 
 /**
  * Brings a user's credential in line with the user (the rules are decideUserCredential's): ends
@@ -57,19 +43,11 @@ async function bringInLine(
   options: SyncOptions,
 ): Promise<SyncOutcome> {
   const decision = await decideUserCredential(tx, services, tenant, user, groupNames, trigger, options);
-  if (decision.kind === 'end') {
-    const revoked = await revokeUserCredential(tx, user, actor, decision.reason);
-    return { outcome: revoked.length ? 'revoked' : 'none', reason: decision.reason, issued: [], revoked };
+  if (decision.kind !== 'issue') {
+    const revoked =
+      decision.kind === 'end' ? await revokeUserCredential(tx, user, actor, decision.reason) : [];
+    return settledOutcome(decision, revoked);
   }
-  if (decision.kind === 'none')
-    return {
-      outcome: 'none',
-      reason: decision.reason,
-      issued: [],
-      revoked: [],
-      ...(decision.missing ? { missing: decision.missing } : {}),
-    };
-  if (decision.kind === 'unchanged') return { outcome: 'unchanged', issued: [], revoked: [] };
 
   const revoked = await revokeUserCredential(tx, user, actor, 'credential renewed');
   const { configuration, payload, email } = decision;
@@ -100,13 +78,11 @@ async function bringInLine(
     actor,
   });
   // The user is written once, by the caller's flush, with all of this.
-  return {
-    outcome: decision.live ? 'renewed' : 'issued',
-    issued: created.credential ? [created.credential.id] : [],
-    revoked,
+  return issuedOutcome(decision, {
     offerId: created.offerId,
-    ...(created.credential ? { credential: created.credential.credential } : {}),
-    ...(companions.offerIds.length ? { companionOfferIds: companions.offerIds } : {}),
-    ...(companions.skipped.length ? { companionsSkipped: companions.skipped } : {}),
-  };
+    credential: created.credential,
+    revoked,
+    companionOfferIds: companions.offerIds,
+    companionsSkipped: companions.skipped,
+  });
 }
