@@ -8,6 +8,7 @@ import { type PlannedCredential, planUserCredential } from './plan-user-credenti
 import { plannedCredentialCtes } from './planned-credential-sql.js';
 import type { ScimCall } from './scim-call.js';
 import { ScimUser } from './scim-user.entity.js';
+import { settledOutcome } from './sync-outcome.js';
 import type { SyncOutcome } from './sync-user-credential.js';
 import { userChangeAudit } from './user-change-audit.js';
 import { newScimUser } from './user-columns.js';
@@ -39,14 +40,14 @@ export async function provisionNewUser(
   const user = newScimUser(tenantId, resource);
   const decision = await decideUserCredential(em, services, tenant, user, [], 'provision');
   let planned: PlannedCredential | undefined;
-  let sync: SyncOutcome = { outcome: 'none', issued: [], revoked: [] };
-  if (decision.kind === 'none') {
-    sync = { ...sync, reason: decision.reason };
-    user.credentialReason = decision.reason;
-  }
+  let sync: SyncOutcome;
   if (decision.kind === 'issue') {
     planned = await planUserCredential(c, sql, tenant, user, decision, []);
     sync = planned.sync;
+  } else {
+    // Created inactive ('end', nothing to revoke yet) or without a credential: the reason is kept.
+    sync = settledOutcome(decision, []);
+    user.credentialReason = sync.reason ?? null;
   }
   const audit = statementAudit([
     ...(planned?.audits ?? []),

@@ -28,6 +28,19 @@ const warningsOf = async (id: string) => {
 };
 
 describe('why a SCIM user has no credential', () => {
+  it('a user created inactive: no credential, and the extension says the user is deactivated', async () => {
+    const created = await t.admin.createTenant({ body: acmeTenant() });
+    if (created.status !== 201) throw new Error('no tenant');
+    const scim = scimClient(t.baseUrl, created.body.id, created.body.scim_token);
+    const posted = await scim.post('/Users', { ...user('idle@acme.test'), active: false });
+    expect(posted.status).toBe(201);
+    expect(posted.body[CREDENTIAL]).toMatchObject({ status: 'none', reason: 'user deactivated' });
+    expect((await scim.get(`/Users/${posted.body.id}`)).body[CREDENTIAL]).toMatchObject({
+      status: 'none',
+      reason: 'user deactivated',
+    });
+  });
+
   it('a tenant without a mandator: the user is stored, and both views say why', async () => {
     const { mandator: _none, ...bare } = { ...acmeTenant(), delivery: 'direct' as const };
     const created = await t.admin.createTenant({ body: bare });
