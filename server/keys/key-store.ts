@@ -163,7 +163,7 @@ export class KeyStore implements Signer, KeyStoreStatus {
   }
 
   health() {
-    return this.#observers.health(this.kind, this.#vaults.configured);
+    return { keyStore: this.kind, up: this.#vaults.configured.up() };
   }
 
   onSigned(listener: Parameters<SigningObservers['add']>[0]): void {

@@ -1,5 +1,3 @@
-import type { KeyObject } from 'node:crypto';
-
 /** Where a key's private part lives: sealed in PostgreSQL (`local`), or inside a PKCS#11 token. */
 export const KEY_STORE_KINDS = ['local', 'pkcs11'] as const;
 export type KeyStoreKind = (typeof KEY_STORE_KINDS)[number];
@@ -32,8 +30,6 @@ export interface GeneratedKey {
   publicJwk: P256Jwk;
   /** The storage columns once the key's id is known (a software key is sealed with it as AAD). */
   material(id: string): KeyMaterial;
-  /** A software key's KeyObject (signing right away); absent for a token's key. */
-  privateKey?: KeyObject;
 }
 
 /**
