@@ -5,6 +5,12 @@ export const KeyPurpose = z.enum(['issuer', 'document-signer', 'status-list', 'v
 /** A JWK thumbprint (RFC 7638), base64url. */
 export const Kid = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'a key id (base64url)');
 
+/** Where a key's private part lives: sealed in PostgreSQL (`local`), or inside a PKCS#11 token. */
+export const KEY_STORE_KINDS = ['local', 'pkcs11'] as const;
+
+/** How a token finds a key again: its CKA_LABEL and CKA_ID (hex). Not secret, not key material. */
+export const TokenKey = z.object({ label: z.string(), id: z.string() });
+
 export const SigningKeyInfo = z.object({
   kid: z.string(),
   purpose: KeyPurpose,
@@ -20,12 +26,11 @@ export const SigningKeyInfo = z.object({
     .array(z.string())
     .describe('The `x5c` of the key: base64 DER, leaf first, trust anchor left out'),
   key_store: z
-    .enum(['local', 'pkcs11'])
+    .enum(KEY_STORE_KINDS)
     .describe('Where the private key is: sealed in the database (local), or inside a PKCS#11 token'),
-  token_key: z
-    .object({ label: z.string(), id: z.string() })
-    .nullable()
-    .describe('How the token finds a PKCS#11 key: its CKA_LABEL and CKA_ID (hex); null for a local key'),
+  token_key: TokenKey.nullable().describe(
+    'How the token finds a PKCS#11 key: its CKA_LABEL and CKA_ID (hex); null for a local key',
+  ),
   retired_at: z.string().datetime().nullable(),
   destroyed_at: z
     .string()

@@ -11,6 +11,7 @@ import {
   certificateOf,
   ES256_CERTIFICATE,
   publicKeyOfJwk,
+  spkiOf,
   verifyingKeyOf,
   x509,
 } from './x509-support.js';
@@ -56,9 +57,14 @@ export class DevelopmentCa {
           privateKeyEnc: row.private_key_enc,
           tokenKey: row.token_key,
         };
+        const root = certificateOf(row.certificate);
         const vault = vaultOf(vaults, material.keyStore, 'the development CA');
-        await vault.check(row.id, material, jwkOfCertificate(row.certificate));
-        return new DevelopmentCa(certificateOf(row.certificate), vault.signerOf(row.id, material));
+        await vault.check(
+          row.id,
+          material,
+          publicKeyOf(root).export({ format: 'jwk' }) as Record<string, string>,
+        );
+        return new DevelopmentCa(root, vault.signerOf(row.id, material));
       }
       const generated = await vaults.configured.generate('credservice development CA');
       const thumbprint = ecJwkThumbprint(generated.publicJwk);
@@ -86,11 +92,6 @@ export class DevelopmentCa {
   /** A leaf for `publicKey` (base64 DER): not self-signed, for signatures only, named as given. */
   async issueLeaf(publicKey: KeyObject, names: CertificateNames, now = new Date()): Promise<string> {
     const signing = remoteSigning(this.#sign);
-    const rootKey = createPublicKey({
-      key: Buffer.from(this.root.publicKey.rawData),
-      format: 'der',
-      type: 'spki',
-    });
     const leaf = await x509.X509CertificateGenerator.create(
       {
         subject: names.subject,
@@ -109,7 +110,7 @@ export class DevelopmentCa {
             ...names.uris.map((value) => ({ type: 'url' as const, value })),
           ]),
           await x509.SubjectKeyIdentifierExtension.create(verifyingKeyOf(publicKey)),
-          await x509.AuthorityKeyIdentifierExtension.create(verifyingKeyOf(rootKey)),
+          await x509.AuthorityKeyIdentifierExtension.create(verifyingKeyOf(publicKeyOf(this.root))),
           ...(names.extendedKeyUsages
             ? [new x509.ExtendedKeyUsageExtension(names.extendedKeyUsages, true)]
             : []),
@@ -152,13 +153,8 @@ async function selfSignedRoot(sign: Es256Sign, publicKey: KeyObject, tag: string
   );
 }
 
-/** The public JWK of a certificate's key, to check that a token's key is the CA's. */
-function jwkOfCertificate(base64: string): Record<string, string> {
-  const spki = Buffer.from(certificateOf(base64).publicKey.rawData);
-  return createPublicKey({ key: spki, format: 'der', type: 'spki' }).export({ format: 'jwk' }) as Record<
-    string,
-    string
-  >;
-}
+/** A certificate's public key: the CA's, to check its stored key and to name it in a leaf. */
+const publicKeyOf = (cert: x509.X509Certificate) =>
+  createPublicKey({ key: spkiOf(cert), format: 'der', type: 'spki' });
 
 export const LEAF_RENEWAL_MS = 30 * DAY_MS;

@@ -67,7 +67,7 @@ export const es256SigningInput = (header: Record<string, unknown>, payload: unkn
 
 /** A compact JWS of `payload` signed with an ES256 private key; `alg` is set here. */
 export function signEs256(key: KeyObject, header: Record<string, unknown>, payload: unknown): string {
-  const input = `${encode({ ...header, alg: 'ES256' })}.${encode(payload)}`;
+  const input = es256SigningInput(header, payload);
   const signature = sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
   return `${input}.${signature.toString('base64url')}`;
 }

@@ -1,10 +1,9 @@
-import { invalidate } from '../cache/node-caches.js';
-import { conflict, notFound } from '../domain-errors.js';
+import { conflict } from '../domain-errors.js';
 import type { Orm } from '../persistence/orm.js';
 import type { KeyCertificates } from './key-certificates.js';
 import { recordKeyEvent } from './key-events.js';
-import { SigningKey } from './signing-key.entity.js';
-import { KEYS_CHANGED, lockPurpose } from './signing-key-table.js';
+import type { SigningKey } from './signing-key.entity.js';
+import { changeSigningKey } from './signing-key-table.js';
 import { certificateOf } from './x509-support.js';
 
 const subjectOf = (base64: string) => certificateOf(base64).subject;
@@ -13,19 +12,15 @@ const subjectOf = (base64: string) => certificateOf(base64).subject;
  * Stores a CA's PEM chain as the `x5c` of key `kid` once it is checked (a 400 problem when it does
  * not fit; 404 for an unknown key, 409 for a retired one) and tells every node at commit.
  */
-export async function importCertificateChain(
+export function importCertificateChain(
   orm: Orm,
   certificates: KeyCertificates,
   kid: string,
   pem: string,
   actor: string,
 ): Promise<SigningKey> {
-  const found = await orm.em.fork().findOne(SigningKey, { kid });
-  if (!found) throw notFound(`signing key ${kid}`);
-  return orm.em.fork().transactional(async (tx) => {
-    await lockPurpose(tx, found.purpose);
-    const current = await tx.findOne(SigningKey, { kid });
-    if (!current || current.status === 'retired') throw conflict(`signing key ${kid} is retired`);
+  return changeSigningKey(orm, kid, async (current, tx) => {
+    if (current.status === 'retired') throw conflict(`signing key ${kid} is retired`);
     await certificates.importChain(current, pem);
     await recordKeyEvent(tx, {
       kid,
@@ -36,7 +31,5 @@ export async function importCertificateChain(
         subject: current.certificateChain?.length ? subjectOf(current.certificate as string) : null,
       },
     });
-    await invalidate(tx, KEYS_CHANGED);
-    return current;
   });
 }

@@ -1,31 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { invalidate } from '../cache/node-caches.js';
-import { conflict, notFound } from '../domain-errors.js';
+import { conflict } from '../domain-errors.js';
 import type { Orm } from '../persistence/orm.js';
 import { recordKeyEvent } from './key-events.js';
 import type { KeyVaults } from './key-vault.js';
 import { materialOf } from './material-of.js';
-import { SigningKey } from './signing-key.entity.js';
-import { KEYS_CHANGED, lockPurpose } from './signing-key-table.js';
+import { changeSigningKey } from './signing-key-table.js';
 import { vaultOf } from './vault-of.js';
-
-/** The row of `kid` under its purpose's lock, for a change in `change`'s transaction. */
-async function changeKey(
-  orm: Orm,
-  kid: string,
-  change: (row: SigningKey, tx: EntityManager) => Promise<void>,
-) {
-  const found = await orm.em.fork().findOne(SigningKey, { kid });
-  if (!found) throw notFound(`signing key ${kid}`);
-  return orm.em.fork().transactional(async (tx) => {
-    await lockPurpose(tx, found.purpose);
-    const row = (await tx.findOne(SigningKey, { kid })) as SigningKey;
-    await change(row, tx);
-    await tx.flush();
-    await invalidate(tx, KEYS_CHANGED);
-    return row;
-  });
-}
 
 /**
  * Takes a retiring key out of service: no longer published, no longer used to sign. Its private
@@ -33,7 +12,7 @@ async function changeKey(
  * always has one).
  */
 export const retireSigningKey = (orm: Orm, kid: string, actor: string) =>
-  changeKey(orm, kid, async (row, tx) => {
+  changeSigningKey(orm, kid, async (row, tx) => {
     if (row.status === 'active')
       throw conflict(`signing key ${kid} is active: rotate the ${row.purpose} key first`);
     if (row.status === 'retired') throw conflict(`signing key ${kid} is already retired`);
@@ -47,7 +26,7 @@ export const retireSigningKey = (orm: Orm, kid: string, actor: string) =>
  * ciphertext wiped for a software key. The row stays (public key, chain, dates) for the record.
  */
 export const destroySigningKey = (orm: Orm, vaults: KeyVaults, kid: string, actor: string) =>
-  changeKey(orm, kid, async (row, tx) => {
+  changeSigningKey(orm, kid, async (row, tx) => {
     if (row.status !== 'retired') throw conflict(`signing key ${kid} is ${row.status}: retire it first`);
     if (row.destroyedAt) throw conflict(`signing key ${kid} is already destroyed`);
     await vaultOf(vaults, row.keyStore, `signing key ${kid}`).destroy(kid, materialOf(row));

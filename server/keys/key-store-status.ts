@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { KeyStoreKind, KeyVault } from './key-vault.js';
+import type { KeyStoreKind } from './key-vault.js';
 
 /** One signature made (or refused): which store, how long it took, whether it worked. */
 export type SigningListener = (event: { keyStore: KeyStoreKind; seconds: number; ok: boolean }) => void;
@@ -29,9 +29,5 @@ export class SigningObservers {
       const seconds = (performance.now() - started) / 1000;
       for (const listener of this.#listeners) listener({ keyStore, seconds, ok });
     }
-  }
-
-  health(keyStore: KeyStoreKind, vault: KeyVault) {
-    return { keyStore, up: vault.up() };
   }
 }

@@ -85,8 +85,23 @@ export class KeyStore implements Signer, KeyStoreStatus {
 
   /** A new active key for the purpose in the configured vault; the one it replaces stays published as retiring. */
   async rotate(purpose: KeyPurpose, actor = 'admin'): Promise<SigningKey> {
+    const key = await this.#rotate(purpose, actor);
+    await this.refresh();
+    return key;
+  }
+
+  /** Rotates every purpose: how a deployment moves its keys from one key store to another. */
+  async rotateAll(actor = 'admin'): Promise<SigningKey[]> {
+    const keys: SigningKey[] = [];
+    for (const purpose of KEY_PURPOSES) keys.push(await this.#rotate(purpose, actor));
+    await this.refresh();
+    return keys;
+  }
+
+  /** The rotation of one purpose in its own transaction, under its lock; the ring is the caller's. */
+  async #rotate(purpose: KeyPurpose, actor: string): Promise<SigningKey> {
     const certificates = await this.#keyCertificates();
-    const key = await this.#orm.em.fork().transactional(async (tx) => {
+    return this.#orm.em.fork().transactional(async (tx) => {
       await lockPurpose(tx, purpose);
       const previous = await tx.findOne(SigningKey, { purpose, status: 'active' });
       await tx.nativeUpdate(SigningKey, { purpose, status: 'active' }, { status: 'retiring' });
@@ -100,15 +115,6 @@ export class KeyStore implements Signer, KeyStoreStatus {
       });
       return row;
     });
-    await this.refresh();
-    return key;
-  }
-
-  /** Rotates every purpose: how a deployment moves its keys from one key store to another. */
-  async rotateAll(actor = 'admin'): Promise<SigningKey[]> {
-    const keys: SigningKey[] = [];
-    for (const purpose of KEY_PURPOSES) keys.push(await this.rotate(purpose, actor));
-    return keys;
   }
 
   async retire(kid: string, actor = 'admin'): Promise<SigningKey> {
@@ -163,7 +169,7 @@ export class KeyStore implements Signer, KeyStoreStatus {
   }
 
   health() {
-    return this.#observers.health(this.kind, this.#vaults.configured);
+    return { keyStore: this.kind, up: this.#vaults.configured.up() };
   }
 
   onSigned(listener: Parameters<SigningObservers['add']>[0]): void {

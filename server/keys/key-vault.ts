@@ -1,14 +1,11 @@
-import type { KeyObject } from 'node:crypto';
+import type { z } from 'zod';
+import type { KEY_STORE_KINDS, TokenKey as TokenKeySchema } from '../../contract/admin/signing-key.js';
 
-/** Where a key's private part lives: sealed in PostgreSQL (`local`), or inside a PKCS#11 token. */
-export const KEY_STORE_KINDS = ['local', 'pkcs11'] as const;
+/** Where a key's private part lives (contract/admin/signing-key.ts). */
 export type KeyStoreKind = (typeof KEY_STORE_KINDS)[number];
 
 /** How a token finds a key again: its CKA_LABEL and CKA_ID (hex). Not secret, not key material. */
-export interface TokenKey {
-  label: string;
-  id: string;
-}
+export type TokenKey = z.infer<typeof TokenKeySchema>;
 
 /** The public half of a P-256 key as a JWK. */
 export interface P256Jwk extends Record<string, string> {
@@ -32,8 +29,6 @@ export interface GeneratedKey {
   publicJwk: P256Jwk;
   /** The storage columns once the key's id is known (a software key is sealed with it as AAD). */
   material(id: string): KeyMaterial;
-  /** A software key's KeyObject (signing right away); absent for a token's key. */
-  privateKey?: KeyObject;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { KEY_STORE_KINDS, type TokenKey } from './key-vault.js';
+import { KEY_STORE_KINDS } from '../../contract/admin/signing-key.js';
+import type { TokenKey } from './key-vault.js';
 
 /** `document-signer`: the mdoc Document Signer (ISO 18013-5 Annex B) that signs every MSO. */
 export const KEY_PURPOSES = [

@@ -18,7 +18,6 @@ export class SoftwareKeyVault implements KeyVault {
     const publicJwk: P256Jwk = { kty: 'EC', crv: 'P-256', x, y };
     return {
       publicJwk,
-      privateKey,
       material: (id) => ({
         keyStore: 'local',
         privateKeyEnc: this.encryption.seal(privateKey.export({ format: 'der', type: 'pkcs8' }), id),

@@ -11,9 +11,6 @@ export { x509 };
 export const ES256_CERTIFICATE = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 
-/** A KeyObject as the CryptoKey @peculiar/x509 signs with (no export: the key stays where it is). */
-export const signingKeyOf = (privateKey: KeyObject) => privateKey.toCryptoKey(P256, false, ['sign']);
-
 export const verifyingKeyOf = (publicKey: KeyObject) => publicKey.toCryptoKey(P256, true, ['verify']);
 
 export const publicKeyOfJwk = (jwk: Record<string, string>) =>

@@ -100,6 +100,10 @@ describe.skipIf(!available)('signing keys in a PKCS#11 token', () => {
     const jwks = (await (await fetch(`${t.baseUrl}/oauth2/jwks`)).json()) as { keys: never[] };
     const { protectedHeader } = await jwtVerify(jwt, createLocalJWKSet({ keys: jwks.keys }));
     expect(protectedHeader.kid).toBe(await signer.activeKid('oidc'));
+    // The key that signed is one whose private part is in the token, not a software key.
+    const key = (await keysNow()).items.find((k) => k.kid === protectedHeader.kid);
+    expect(key).toMatchObject({ key_store: 'pkcs11' });
+    expect((await tokenPrivateKeys(token)).map((k) => k.id)).toContain(key?.token_key?.id);
   });
 
   it('makes a CSR signed by the token, takes the CA chain back', async () => {

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { KEY_STORE_KINDS } from '../../../contract/admin/signing-key.js';
 import { SettingError } from '../../setting-error.js';
 
 /** Where signing keys live; part of the service's configuration (server/config.ts, README). */
 export const KeyStoreEnv = z.object({
   /** `local` (default): software keys sealed in PostgreSQL; `pkcs11`: keys made inside a token. */
-  KEY_STORE: z.enum(['local', 'pkcs11']).default('local'),
+  KEY_STORE: z.enum(KEY_STORE_KINDS).default('local'),
   /** Path of the PKCS#11 module (e.g. /usr/lib/softhsm/libsofthsm2.so, a network HSM's client library). */
   PKCS11_MODULE: z.string().min(1).optional(),
   /** The token's label (CKA_LABEL of its token info, as `softhsm2-util --init-token --label` set it). */
