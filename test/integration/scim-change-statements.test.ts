@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { patchScimGroup } from '../../server/directory/scim-group-service.js';
 import { approverProvisioning } from '../support/fixtures.js';
 import { patchOp, scimClient } from '../support/scim-client.js';
 import { acmeTenant, startTestService, type TestService } from '../support/test-service.js';
@@ -92,6 +93,7 @@ const validCredentials = async (tenant: string) =>
 
 const writesUser = (texts: string[], verb: 'update' | 'delete') =>
   texts.filter((s) => new RegExp(`${verb} (from )?scim_user`).test(s));
+const lockedByGroupOrm = (texts: string[]) => texts.filter((s) => /from "scim_group".*for update/s.test(s));
 const lockedByOrm = (texts: string[]) => texts.filter((s) => /from "scim_user".*for update/s.test(s));
 
 describe('a change to a SCIM user', () => {
@@ -195,5 +197,46 @@ describe('a change to a SCIM user', () => {
     );
     // a renewed once when the group gave it powers; each other user once per time their powers changed.
     expect(rows[0].n).toBeGreaterThanOrEqual(3);
+  });
+
+  it('takes the transactional way with the same rules: a member whose credential cannot be rebuilt loses powers the group took', async () => {
+    const { id, scim: client } = await directTenant();
+    const ana = (await client.post('/Users', user('ana@acme.test'))).body.id;
+    const bo = (
+      await client.post('/Users', { ...user('bo@acme.test'), emails: [{ value: 'bo@x.test', type: 'home' }] })
+    ).body.id;
+    const approvers = (await client.post('/Groups', group('approvers'))).body.id;
+    // Now a work address is required, which Bo lacks.
+    const settings = approverProvisioning();
+    const mappings = settings.mappings.map((m) =>
+      m.target === 'mandatee.email' ? { ...m, source: 'emails[type eq "work"].value' } : m,
+    );
+    await t.admin.putProvisioning({ params: { id }, body: { ...settings, mappings } });
+    // A call without the pool's one-statement client is what a lost race or a group over 100 members gets.
+    const { orm, issuance } = t.service.context;
+    const add = patchOp({ op: 'add', path: 'members', value: [{ value: ana }, { value: bo }] });
+    const statements = await statementsOf(() =>
+      patchScimGroup({ em: orm.em.fork(), services: issuance, tenantId: id, actor: 'test' }, approvers, add),
+    );
+    expect(lockedByGroupOrm(statements)).not.toEqual([]);
+    const { rows } = await sql.query(
+      `select u.user_name, u.credential_reason, (select count(*)::int from issued_credential c
+         where c.tenant_id = u.tenant_id and c.status = 'valid' and c.issuance_id = u.issuance_id) as valid
+       from scim_user u where u.tenant_id = $1 order by u.user_name`,
+      [id],
+    );
+    expect(rows.map((r) => [r.user_name, r.valid])).toEqual([
+      ['ana@acme.test', 1],
+      ['bo@acme.test', 0],
+    ]);
+    expect(rows[1].credential_reason).toMatch(
+      /the credential was revoked, as the group change altered its powers/,
+    );
+    const { rows: events } = await sql.query(
+      `select subject from audit_pending where tenant_id = $1 and action = 'scim.user.credential_not_renewed'
+       union all select subject from audit_event where tenant_id = $1 and action = 'scim.user.credential_not_renewed'`,
+      [id],
+    );
+    expect(events.map((e) => e.subject)).toEqual([bo]);
   });
 });
