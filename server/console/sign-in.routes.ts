@@ -11,14 +11,14 @@ import {
   signInCookieName,
 } from './console-deps.js';
 import { ConsolePageError } from './console-errors.js';
-import { sessionOf } from './console-guard.js';
+import { openTenant, sessionOf } from './console-guard.js';
 import { consoleCallbackUrl, consoleClientOf } from './console-relying-party.js';
 import { roleOf, tenantCredentialOf } from './console-role.js';
 import { csrfMatches } from './console-session.js';
 import { getConsoleSettings } from './console-settings.js';
 import { finishEmployeeSignIn, startEmployeeSignIn, takePendingSignIn } from './employee-sign-in.js';
 import { provisioningConfigurationOf } from './provisioning-configuration.js';
-import { mintSessionTokens, revokeSessionTokens } from './session-tokens.js';
+import { revokeSessionTokens } from './session-tokens.js';
 import { TenantConsole } from './tenant-console.entity.js';
 
 const TENANT = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -96,25 +96,7 @@ export function signInRoutes(d: ConsoleDeps): Router {
         );
       }
       const created = await d.sessions.create({ role, tenantId, person, tokens: {} });
-      const tokens = await mintSessionTokens(
-        req.em,
-        d.sealing,
-        tenantId,
-        role,
-        d.sessions.deadline(created.session),
-      );
-      created.session.tokens[tenantId] = tokens;
-      await d.sessions.update(created.id, created.session);
-      await auditConsole(
-        req.em,
-        tenantId,
-        'console.signed_in',
-        { person, role },
-        {
-          integrator_token: tokens.integratorId,
-          scim_token: tokens.scimId,
-        },
-      );
+      await openTenant(d, req.em, created.id, created.session, tenantId);
       res.cookie(sessionCookieName(d), created.id, cookieOptions(d));
       res.redirect(303, `/console/t/${encodeURIComponent(tenantId)}/issuances`);
     }),
