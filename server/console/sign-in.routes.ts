@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Request, type Response, Router } from 'express';
 import { asyncHandler } from '../http/async-handler.js';
 import { formBody } from '../http/body-parsers.js';
@@ -15,7 +16,6 @@ import { openTenant, sessionOf } from './console-guard.js';
 import { consoleCallbackUrl, consoleClientOf } from './console-relying-party.js';
 import { roleOf, tenantCredentialOf } from './console-role.js';
 import { csrfMatches } from './console-session.js';
-import { getConsoleSettings } from './console-settings.js';
 import { finishEmployeeSignIn, startEmployeeSignIn, takePendingSignIn } from './employee-sign-in.js';
 import { provisioningConfigurationOf } from './provisioning-configuration.js';
 import { revokeSessionTokens } from './session-tokens.js';
@@ -32,17 +32,21 @@ const sameText = (a: string, b: string) =>
 export function signInRoutes(d: ConsoleDeps): Router {
   const router = Router();
   const opUrl = d.config.verifierUrl;
+  /** The tenant's console settings and the console's relying party; "no console" when there are none. */
+  const consoleSignIn = async (em: EntityManager, tenantId: string) => {
+    const settings = await em.findOne(TenantConsole, { tenantId });
+    if (!settings) throw noConsole();
+    const configuration = await provisioningConfigurationOf(em, tenantId);
+    const client = await consoleClientOf(em, d.sealing, settings, d.config.publicUrl, configuration);
+    return { settings, client, redirectUri: consoleCallbackUrl(d.config.publicUrl, tenantId) };
+  };
 
   router.get(
     '/t/:tenant/sign-in',
     asyncHandler(async (req, res) => {
       const tenantId = String(req.params.tenant);
       if (!TENANT.test(tenantId)) throw noConsole();
-      const settings = await req.em.findOne(TenantConsole, { tenantId });
-      if (!settings) throw noConsole();
-      const configuration = await provisioningConfigurationOf(req.em, tenantId);
-      const client = await consoleClientOf(req.em, d.sealing, settings, d.config.publicUrl, configuration);
-      const redirectUri = consoleCallbackUrl(d.config.publicUrl, tenantId);
+      const { client, redirectUri } = await consoleSignIn(req.em, tenantId);
       const started = await startEmployeeSignIn(d.ttl, opUrl, tenantId, client, redirectUri);
       res.cookie(signInCookieName(d), started.state, cookieOptions(d, started.maxAgeSeconds * 1000));
       res.redirect(303, started.location);
@@ -62,11 +66,7 @@ export function signInRoutes(d: ConsoleDeps): Router {
       if (!pending || pending.tenantId !== tenantId) throw signInAgain();
       if (typeof req.query.code !== 'string')
         throw new ConsolePageError(403, 'Not signed in', 'The sign-in was cancelled or failed.');
-      const settings = await getConsoleSettings(req.em, tenantId).catch(() => undefined);
-      if (!settings) throw noConsole();
-      const configuration = await provisioningConfigurationOf(req.em, tenantId);
-      const client = await consoleClientOf(req.em, d.sealing, settings, d.config.publicUrl, configuration);
-      const redirectUri = consoleCallbackUrl(d.config.publicUrl, tenantId);
+      const { settings, client, redirectUri } = await consoleSignIn(req.em, tenantId);
       let claims: Record<string, unknown>;
       try {
         claims = await finishEmployeeSignIn(opUrl, client, pending, req.query.code, redirectUri);
