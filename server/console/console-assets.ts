@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { TenantId } from '../../contract/admin/tenant.js';
 import { brandCss } from '../tenants/branded-page.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 
@@ -16,9 +17,7 @@ document.querySelectorAll('time[datetime]').forEach(function (t) {
 
 /** The tenant's colour as CSS custom properties (checked as on the offer and login pages). */
 export async function tenantBrandCss(em: EntityManager, tenantId: string): Promise<string> {
-  const tenant = /^[a-z0-9][a-z0-9-]{0,62}$/.test(tenantId)
-    ? await em.findOne(Tenant, { id: tenantId })
-    : null;
+  const tenant = TenantId.safeParse(tenantId).success ? await em.findOne(Tenant, { id: tenantId }) : null;
   const color = tenant?.branding?.primary_color;
   return brandCss({
     tenantName: '',

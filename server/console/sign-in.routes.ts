@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Request, type Response, Router } from 'express';
+import { TenantId } from '../../contract/admin/tenant.js';
 import { asyncHandler } from '../http/async-handler.js';
 import { formBody } from '../http/body-parsers.js';
 import { auditConsole } from './console-audit.js';
@@ -21,7 +22,6 @@ import { provisioningConfigurationOf } from './provisioning-configuration.js';
 import { revokeSessionTokens } from './session-tokens.js';
 import { TenantConsole } from './tenant-console.entity.js';
 
-const TENANT = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const noConsole = () =>
   new ConsolePageError(404, 'No console', 'This organisation has no console sign-in, or does not exist.');
 
@@ -45,7 +45,7 @@ export function signInRoutes(d: ConsoleDeps): Router {
     '/t/:tenant/sign-in',
     asyncHandler(async (req, res) => {
       const tenantId = String(req.params.tenant);
-      if (!TENANT.test(tenantId)) throw noConsole();
+      if (!TenantId.safeParse(tenantId).success) throw noConsole();
       const { client, redirectUri } = await consoleSignIn(req.em, tenantId);
       const started = await startEmployeeSignIn(d.ttl, opUrl, tenantId, client, redirectUri);
       res.cookie(signInCookieName(d), started.state, cookieOptions(d, started.maxAgeSeconds * 1000));

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { TrustAnchorId } from '../../../contract/admin/trust-anchor.js';
 import { escapeHtml } from '../../http/escape-html.js';
 import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
@@ -70,7 +71,8 @@ export async function addAnchorAction(req: Request, res: Response) {
 export async function removeAnchorAction(req: Request, res: Response) {
   const c = consoleOf(res);
   const sha256 = String(req.params.sha256);
-  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new ConsolePageError(404, 'Not found', ANCHOR_TEXTS.notFound);
+  if (!TrustAnchorId.safeParse(sha256).success)
+    throw new ConsolePageError(404, 'Not found', ANCHOR_TEXTS.notFound);
   const answer = await c.tenant.api.deleteTenantTrustAnchor({ params: { sha256 } });
   return answered(
     req,
