@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
-import { Tenant } from '../tenants/tenant.entity.js';
+import { cachedTenant } from '../tenants/tenant-cache.js';
 import { auditConsole } from './console-audit.js';
 import { type ConsoleDeps, cookieOf, sessionCookieName } from './console-deps.js';
 import { ConsolePageError } from './console-errors.js';
@@ -43,7 +43,7 @@ export const tenantGuard = (d: ConsoleDeps) => async (req: Request, res: Respons
     throw new ConsolePageError(401, 'Signed out', 'Your session has ended. Sign in again.');
   }
   const { id, session } = found;
-  const tenant = await req.em.findOne(Tenant, { id: tenantId });
+  const tenant = await cachedTenant(req.unforkedEm, tenantId);
   if (!tenant || (session.role !== 'operator' && session.tenantId !== tenantId)) {
     if (session.tenantId)
       await auditConsole(req.em, session.tenantId, 'console.request_refused', session, {
