@@ -1,6 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { TenantId } from '../../contract/admin/tenant.js';
+import type { EntityManagerSource } from '../cache/node-caches.js';
 import { brandCss } from '../tenants/branded-page.js';
-import { Tenant } from '../tenants/tenant.entity.js';
+import { cachedTenant } from '../tenants/tenant-cache.js';
 
 /**
  * The console's one script, served as /console/assets/console.js (the CSP allows scripts from the
@@ -15,10 +16,8 @@ document.querySelectorAll('time[datetime]').forEach(function (t) {
 `;
 
 /** The tenant's colour as CSS custom properties (checked as on the offer and login pages). */
-export async function tenantBrandCss(em: EntityManager, tenantId: string): Promise<string> {
-  const tenant = /^[a-z0-9][a-z0-9-]{0,62}$/.test(tenantId)
-    ? await em.findOne(Tenant, { id: tenantId })
-    : null;
+export async function tenantBrandCss(em: EntityManagerSource, tenantId: string): Promise<string> {
+  const tenant = TenantId.safeParse(tenantId).success ? await cachedTenant(em, tenantId) : undefined;
   const color = tenant?.branding?.primary_color;
   return brandCss({
     tenantName: '',

@@ -1,10 +1,10 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
-import { Tenant } from '../tenants/tenant.entity.js';
+import { cachedTenant } from '../tenants/tenant-cache.js';
 import { auditConsole } from './console-audit.js';
 import { type ConsoleDeps, cookieOf, sessionCookieName } from './console-deps.js';
 import { ConsolePageError } from './console-errors.js';
-import type { ConsoleSession } from './console-session.js';
-import { csrfMatches } from './console-session.js';
+import { type ConsoleSession, csrfMatches, type SessionTokens } from './console-session.js';
 import { mintSessionTokens, revokeSessionTokens, type TenantApi, tenantApiOf } from './session-tokens.js';
 
 /** What a tenant page has once the guard let it through. */
@@ -43,7 +43,7 @@ export const tenantGuard = (d: ConsoleDeps) => async (req: Request, res: Respons
     throw new ConsolePageError(401, 'Signed out', 'Your session has ended. Sign in again.');
   }
   const { id, session } = found;
-  const tenant = await req.em.findOne(Tenant, { id: tenantId });
+  const tenant = await cachedTenant(req.unforkedEm, tenantId);
   if (!tenant || (session.role !== 'operator' && session.tenantId !== tenantId)) {
     if (session.tenantId)
       await auditConsole(req.em, session.tenantId, 'console.request_refused', session, {
@@ -63,27 +63,35 @@ export const tenantGuard = (d: ConsoleDeps) => async (req: Request, res: Respons
       'The form was not sent from this console session. Nothing was changed.',
     );
   }
-  if (!session.tokens[tenantId]) {
-    session.tokens[tenantId] = await mintSessionTokens(
-      req.em,
-      d.sealing,
-      tenantId,
-      session.role,
-      d.sessions.deadline(session),
-    );
-    await d.sessions.update(id, session);
-    await auditConsole(req.em, tenantId, 'console.signed_in', session, {
-      integrator_token: session.tokens[tenantId]?.integratorId,
-      scim_token: session.tokens[tenantId]?.scimId,
-    });
-  }
+  const tokens = session.tokens[tenantId] ?? (await openTenant(d, req.em, id, session, tenantId));
   res.locals.console = {
     sessionId: id,
     session,
     tenantId,
     tenantName: tenant.name,
     logoUri: tenant.branding?.logo_uri ?? null,
-    tenant: tenantApiOf(d.sealing, d.config.publicUrl, tenantId, session.tokens[tenantId] as never),
+    tenant: tenantApiOf(d.sealing, d.config.publicUrl, tenantId, tokens),
   } satisfies ConsoleRequest;
   next();
 };
+
+/**
+ * Gives the session its API tokens of a tenant (at sign-in, or at the operator's first visit),
+ * saves it, and records `console.signed_in`, which ties the tokens to the person.
+ */
+export async function openTenant(
+  d: ConsoleDeps,
+  em: EntityManager,
+  sessionId: string,
+  session: ConsoleSession,
+  tenantId: string,
+): Promise<SessionTokens> {
+  const tokens = await mintSessionTokens(em, d.sealing, tenantId, session.role, d.sessions.deadline(session));
+  session.tokens[tenantId] = tokens;
+  await d.sessions.update(sessionId, session);
+  await auditConsole(em, tenantId, 'console.signed_in', session, {
+    integrator_token: tokens.integratorId,
+    scim_token: tokens.scimId,
+  });
+  return tokens;
+}

@@ -77,7 +77,7 @@ export function consoleRouter(ctx: AppContext): Router {
   router.get(
     '/assets/brand/:tenant.css',
     asyncHandler(async (req, res) =>
-      res.type('css').send(await tenantBrandCss(req.em, String(req.params.tenant))),
+      res.type('css').send(await tenantBrandCss(req.unforkedEm, String(req.params.tenant))),
     ),
   );
   router.get(

@@ -1,7 +1,7 @@
 import { type Request, type Response, Router } from 'express';
 import type { z } from 'zod';
 import type { createAdminClient } from '../../clients/integrator/src/index.js';
-import { KeyPurpose, type SigningKeyInfo } from '../../contract/admin/signing-key.js';
+import { KeyPurpose, Kid, type SigningKeyInfo } from '../../contract/admin/signing-key.js';
 import { asyncHandler } from '../http/async-handler.js';
 import { formBody } from '../http/body-parsers.js';
 import { escapeHtml } from '../http/escape-html.js';
@@ -79,8 +79,7 @@ export function operatorKeyRoutes(
     asyncHandler(async (req: Request, res: Response) => {
       await checked(req);
       const kid = String(req.params.kid);
-      if (!/^[A-Za-z0-9_-]{1,100}$/.test(kid))
-        throw new ConsolePageError(404, 'Not found', 'There is no such key.');
+      if (!Kid.safeParse(kid).success) throw new ConsolePageError(404, 'Not found', 'There is no such key.');
       const chain = String((req.body as { certificate_chain?: unknown }).certificate_chain ?? '').trim();
       const answer = await admin().importCertificateChain({
         params: { kid },

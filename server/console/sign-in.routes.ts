@@ -1,5 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Request, type Response, Router } from 'express';
+import { TenantId } from '../../contract/admin/tenant.js';
 import { asyncHandler } from '../http/async-handler.js';
 import { formBody } from '../http/body-parsers.js';
 import { auditConsole } from './console-audit.js';
@@ -11,17 +13,15 @@ import {
   signInCookieName,
 } from './console-deps.js';
 import { ConsolePageError } from './console-errors.js';
-import { sessionOf } from './console-guard.js';
+import { openTenant, sessionOf } from './console-guard.js';
 import { consoleCallbackUrl, consoleClientOf } from './console-relying-party.js';
 import { roleOf, tenantCredentialOf } from './console-role.js';
 import { csrfMatches } from './console-session.js';
-import { getConsoleSettings } from './console-settings.js';
 import { finishEmployeeSignIn, startEmployeeSignIn, takePendingSignIn } from './employee-sign-in.js';
 import { provisioningConfigurationOf } from './provisioning-configuration.js';
-import { mintSessionTokens, revokeSessionTokens } from './session-tokens.js';
+import { revokeSessionTokens } from './session-tokens.js';
 import { TenantConsole } from './tenant-console.entity.js';
 
-const TENANT = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const noConsole = () =>
   new ConsolePageError(404, 'No console', 'This organisation has no console sign-in, or does not exist.');
 
@@ -32,17 +32,21 @@ const sameText = (a: string, b: string) =>
 export function signInRoutes(d: ConsoleDeps): Router {
   const router = Router();
   const opUrl = d.config.verifierUrl;
+  /** The tenant's console settings and the console's relying party; "no console" when there are none. */
+  const consoleSignIn = async (em: EntityManager, tenantId: string) => {
+    const settings = await em.findOne(TenantConsole, { tenantId });
+    if (!settings) throw noConsole();
+    const configuration = await provisioningConfigurationOf(em, tenantId);
+    const client = await consoleClientOf(em, d.sealing, settings, d.config.publicUrl, configuration);
+    return { settings, client, redirectUri: consoleCallbackUrl(d.config.publicUrl, tenantId) };
+  };
 
   router.get(
     '/t/:tenant/sign-in',
     asyncHandler(async (req, res) => {
       const tenantId = String(req.params.tenant);
-      if (!TENANT.test(tenantId)) throw noConsole();
-      const settings = await req.em.findOne(TenantConsole, { tenantId });
-      if (!settings) throw noConsole();
-      const configuration = await provisioningConfigurationOf(req.em, tenantId);
-      const client = await consoleClientOf(req.em, d.sealing, settings, d.config.publicUrl, configuration);
-      const redirectUri = consoleCallbackUrl(d.config.publicUrl, tenantId);
+      if (!TenantId.safeParse(tenantId).success) throw noConsole();
+      const { client, redirectUri } = await consoleSignIn(req.em, tenantId);
       const started = await startEmployeeSignIn(d.ttl, opUrl, tenantId, client, redirectUri);
       res.cookie(signInCookieName(d), started.state, cookieOptions(d, started.maxAgeSeconds * 1000));
       res.redirect(303, started.location);
@@ -62,11 +66,7 @@ export function signInRoutes(d: ConsoleDeps): Router {
       if (!pending || pending.tenantId !== tenantId) throw signInAgain();
       if (typeof req.query.code !== 'string')
         throw new ConsolePageError(403, 'Not signed in', 'The sign-in was cancelled or failed.');
-      const settings = await getConsoleSettings(req.em, tenantId).catch(() => undefined);
-      if (!settings) throw noConsole();
-      const configuration = await provisioningConfigurationOf(req.em, tenantId);
-      const client = await consoleClientOf(req.em, d.sealing, settings, d.config.publicUrl, configuration);
-      const redirectUri = consoleCallbackUrl(d.config.publicUrl, tenantId);
+      const { settings, client, redirectUri } = await consoleSignIn(req.em, tenantId);
       let claims: Record<string, unknown>;
       try {
         claims = await finishEmployeeSignIn(opUrl, client, pending, req.query.code, redirectUri);
@@ -96,25 +96,7 @@ export function signInRoutes(d: ConsoleDeps): Router {
         );
       }
       const created = await d.sessions.create({ role, tenantId, person, tokens: {} });
-      const tokens = await mintSessionTokens(
-        req.em,
-        d.sealing,
-        tenantId,
-        role,
-        d.sessions.deadline(created.session),
-      );
-      created.session.tokens[tenantId] = tokens;
-      await d.sessions.update(created.id, created.session);
-      await auditConsole(
-        req.em,
-        tenantId,
-        'console.signed_in',
-        { person, role },
-        {
-          integrator_token: tokens.integratorId,
-          scim_token: tokens.scimId,
-        },
-      );
+      await openTenant(d, req.em, created.id, created.session, tenantId);
       res.cookie(sessionCookieName(d), created.id, cookieOptions(d));
       res.redirect(303, `/console/t/${encodeURIComponent(tenantId)}/issuances`);
     }),

@@ -53,3 +53,14 @@ export async function answered(
   await requireAccepted(req, res, status, accepted, texts);
   res.redirect(303, `${back}?done=${done}`);
 }
+
+/**
+ * Returns when the API answered a read the console needs (200), else throws the 502 page that says
+ * what could not be read (`what`, e.g. "The tokens").
+ */
+export function requireRead<A extends { status: number }>(
+  answer: A,
+  what: string,
+): asserts answer is Extract<A, { status: 200 }> {
+  if (answer.status !== 200) throw new ConsolePageError(502, 'Not available', `${what} could not be read.`);
+}

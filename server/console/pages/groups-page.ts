@@ -1,15 +1,9 @@
 import type { Request, Response } from 'express';
+import type { ScimGroup } from '../../../contract/scim/scim-group.js';
 import { escapeHtml } from '../../http/escape-html.js';
-import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
 import { consolePage } from '../console-layout.js';
-
-interface ScimGroup {
-  id: string;
-  displayName?: string;
-  externalId?: string;
-  members?: { value: string; display?: string; type?: string }[];
-}
+import { scimPage } from './scim-directory.js';
 
 const SHOWN = 100;
 
@@ -20,11 +14,8 @@ const SHOWN = 100;
 export async function groupsPage(req: Request, res: Response, publicUrl: string) {
   const c = consoleOf(res);
   const query = new URLSearchParams({ count: String(SHOWN), sortBy: 'displayName' });
-  const url = `${publicUrl}/tenants/${encodeURIComponent(c.tenantId)}/scim/v2/Groups?${query}`;
-  const answer = await fetch(url, { headers: { authorization: `Bearer ${c.tenant.scimToken}` } });
-  if (answer.status !== 200)
-    throw new ConsolePageError(502, 'Not available', 'The directory’s groups could not be read.');
-  const list = (await answer.json()) as { totalResults: number; Resources?: ScimGroup[] };
+  const unreadable = 'The directory’s groups could not be read.';
+  const list = await scimPage<ScimGroup>(c, publicUrl, 'Groups', query, unreadable);
   const groups = (list.Resources ?? [])
     .map((g) => {
       const members = (g.members ?? [])

@@ -5,6 +5,7 @@ import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
 import { consoleBase, consolePage, csrfField } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
+import { requireRead } from './api-refusals.js';
 import { doneNotice, statusBadge, time } from './view-helpers.js';
 
 /** The actions a credential in this status allows (the API refuses any other with 409). */
@@ -45,8 +46,7 @@ export async function issuancePage(req: Request, res: Response) {
   const c = consoleOf(res);
   const answer = await c.tenant.api.getIssuance({ params: { id: String(req.params.id).slice(0, 200) } });
   if (answer.status === 404) throw new ConsolePageError(404, 'Not found', 'There is no such issuance.');
-  if (answer.status !== 200)
-    throw new ConsolePageError(502, 'Not available', 'The issuance could not be read.');
+  requireRead(answer, 'The issuance');
   const i = answer.body;
   const base = consoleBase(c.tenantId);
   const offer = i.credential_offer_uri

@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
 import { ISSUANCE_STATUSES } from '../../../contract/issuance/issuance.js';
 import { escapeHtml } from '../../http/escape-html.js';
-import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
 import { consoleBase, consolePage } from '../console-layout.js';
+import { requireRead } from './api-refusals.js';
 import { dayStart, field, queryText, select, statusBadge, time } from './view-helpers.js';
 
 const STATUSES = [...ISSUANCE_STATUSES, 'expired'] as const;
@@ -24,8 +24,7 @@ export async function issuancesPage(req: Request, res: Response) {
   const answer = await c.tenant.api.listIssuances({
     query: { ...filters, limit: 50, offset } as never,
   });
-  if (answer.status !== 200)
-    throw new ConsolePageError(502, 'Not available', 'The issuances could not be read.');
+  requireRead(answer, 'The issuances');
   const base = consoleBase(c.tenantId);
   const rows = answer.body.items
     .map((i) => {

@@ -2,9 +2,9 @@ import type { Request, Response } from 'express';
 import { PresentationSessionStatus } from '../../../contract/verification/authorization-request.js';
 import { ApprovalListStatus } from '../../../contract/verification/presentation-session-list.js';
 import { escapeHtml } from '../../http/escape-html.js';
-import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
 import { consoleBase, consolePage } from '../console-layout.js';
+import { requireRead } from './api-refusals.js';
 import { select, statusBadge, time } from './view-helpers.js';
 
 type Console = ReturnType<typeof consoleOf>;
@@ -18,8 +18,7 @@ const sessionLink = (c: Console, id: string) =>
 async function sessionRows(c: Console, status: string | undefined, before: string | undefined) {
   const q = { status: PresentationSessionStatus.options.find((s) => s === status), before, limit: PAGE };
   const answer = await c.tenant.api.listAuthorizationRequests({ query: q });
-  if (answer.status !== 200)
-    throw new ConsolePageError(502, 'Not available', 'The presentation sessions could not be read.');
+  requireRead(answer, 'The presentation sessions');
   const rows = answer.body.items.map(
     (
       s,
@@ -34,8 +33,7 @@ async function sessionRows(c: Console, status: string | undefined, before: strin
 async function approvalRows(c: Console, status: string | undefined, before: string | undefined) {
   const q = { status: ApprovalListStatus.options.find((s) => s === status), before, limit: PAGE };
   const answer = await c.tenant.api.listApprovals({ query: q });
-  if (answer.status !== 200)
-    throw new ConsolePageError(502, 'Not available', 'The approvals could not be read.');
+  requireRead(answer, 'The approvals');
   const rows = answer.body.items.map(
     (
       a,

@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
 import { escapeHtml } from '../../http/escape-html.js';
-import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
 import { consoleBase, consolePage, csrfField } from '../console-layout.js';
 import { TenantConsole } from '../tenant-console.entity.js';
+import { requireRead } from './api-refusals.js';
 import { doneNotice, time } from './view-helpers.js';
 
 /** The console's own relying party of this tenant: its sign-in, not to be removed from here. */
@@ -29,8 +29,7 @@ const registerForm = (c: ReturnType<typeof consoleOf>, path: string) =>
 export async function relyingPartiesPage(req: Request, res: Response) {
   const c = consoleOf(res);
   const answer = await c.tenant.api.listTenantOidcClients();
-  if (answer.status !== 200)
-    throw new ConsolePageError(502, 'Not available', 'The relying parties could not be read.');
+  requireRead(answer, 'The relying parties');
   const path = `${consoleBase(c.tenantId)}/relying-parties`;
   const admin = c.session.role !== 'auditor';
   const own = await consoleClientId(req, c.tenantId);

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import { escapeHtml } from '../../http/escape-html.js';
-import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
 import { consoleBase, consolePage, csrfField } from '../console-layout.js';
+import { requireRead } from './api-refusals.js';
 import { doneNotice, statusBadge, time } from './view-helpers.js';
 
 const stateOf = (t: { revoked_at: string | null; expires_at: string | null }) =>
@@ -24,8 +24,7 @@ function createForm(c: ReturnType<typeof consoleOf>, path: string) {
 export async function tokensPage(req: Request, res: Response) {
   const c = consoleOf(res);
   const answer = await c.tenant.api.listTenantTokens();
-  if (answer.status !== 200)
-    throw new ConsolePageError(502, 'Not available', 'The tokens could not be read.');
+  requireRead(answer, 'The tokens');
   const path = `${consoleBase(c.tenantId)}/tokens`;
   const admin = c.session.role !== 'auditor';
   const own = new Set(Object.values(c.session.tokens[c.tenantId] ?? {}));

@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
+import { TrustAnchorId } from '../../../contract/admin/trust-anchor.js';
 import { escapeHtml } from '../../http/escape-html.js';
 import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
 import { consoleBase, consolePage, csrfField } from '../console-layout.js';
-import { answered } from './api-refusals.js';
+import { answered, requireRead } from './api-refusals.js';
 import { trustSourcesSection } from './trust-sources.js';
 import { trustedIssuersSection } from './trusted-issuers.js';
 import { doneNotice, time } from './view-helpers.js';
@@ -17,8 +18,7 @@ const ANCHOR_TEXTS = { notFound: 'There is no such trust anchor.' };
 export async function trustPage(req: Request, res: Response) {
   const c = consoleOf(res);
   const answer = await c.tenant.api.listTenantTrustAnchors();
-  if (answer.status !== 200)
-    throw new ConsolePageError(502, 'Not available', 'The trust anchors could not be read.');
+  requireRead(answer, 'The trust anchors');
   const path = `${consoleBase(c.tenantId)}/trust`;
   const admin = c.session.role !== 'auditor';
   const rows = answer.body.items
@@ -70,7 +70,8 @@ export async function addAnchorAction(req: Request, res: Response) {
 export async function removeAnchorAction(req: Request, res: Response) {
   const c = consoleOf(res);
   const sha256 = String(req.params.sha256);
-  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new ConsolePageError(404, 'Not found', ANCHOR_TEXTS.notFound);
+  if (!TrustAnchorId.safeParse(sha256).success)
+    throw new ConsolePageError(404, 'Not found', ANCHOR_TEXTS.notFound);
   const answer = await c.tenant.api.deleteTenantTrustAnchor({ params: { sha256 } });
   return answered(
     req,

@@ -4,7 +4,7 @@ import { escapeHtml } from '../../http/escape-html.js';
 import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
 import { consoleBase, csrfField } from '../console-layout.js';
-import { answered } from './api-refusals.js';
+import { answered, requireRead } from './api-refusals.js';
 import { statusBadge, time, UUID } from './view-helpers.js';
 
 type Console = ReturnType<typeof consoleOf>;
@@ -26,8 +26,7 @@ const addForm = (c: Console) => {
 /** The section of the trust page listing the published lists trusted, with their status and error. */
 export async function trustSourcesSection(c: Console) {
   const answer = await c.tenant.api.listTenantTrustSources();
-  if (answer.status !== 200)
-    throw new ConsolePageError(502, 'Not available', 'The trust sources could not be read.');
+  requireRead(answer, 'The trust sources');
   const admin = c.session.role !== 'auditor';
   const rows = answer.body.items
     .map((s) => {

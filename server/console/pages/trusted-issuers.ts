@@ -3,7 +3,7 @@ import { escapeHtml } from '../../http/escape-html.js';
 import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
 import { consoleBase, csrfField } from '../console-layout.js';
-import { answered } from './api-refusals.js';
+import { answered, requireRead } from './api-refusals.js';
 
 type Console = ReturnType<typeof consoleOf>;
 const ISSUER_TEXTS = { notFound: 'There is no such trusted issuer.' };
@@ -12,8 +12,7 @@ const trustPath = (c: Console) => `${consoleBase(c.tenantId)}/trust`;
 /** The section of the trust page listing the issuers trusted by their keys, with add and remove. */
 export async function trustedIssuersSection(c: Console) {
   const answer = await c.tenant.api.listTenantTrustedIssuers();
-  if (answer.status !== 200)
-    throw new ConsolePageError(502, 'Not available', 'The trusted issuers could not be read.');
+  requireRead(answer, 'The trusted issuers');
   const admin = c.session.role !== 'auditor';
   const path = `${trustPath(c)}/issuers`;
   const rows = answer.body.items

@@ -1,20 +1,15 @@
 import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import {
+  SCIM_CREDENTIAL_EXTENSION_URN,
+  type ScimCredentialState,
+  type ScimUser,
+} from '../../../contract/scim/scim-user.js';
 import { escapeHtml } from '../../http/escape-html.js';
-import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
 import { consolePage } from '../console-layout.js';
+import { scimPage } from './scim-directory.js';
 import { field, queryText, statusBadge } from './view-helpers.js';
-
-const EXTENSION = 'urn:credservice:params:scim:schemas:extension:credential:2.0:User';
-
-interface ScimUser {
-  id: string;
-  userName: string;
-  active?: boolean;
-  name?: { givenName?: string; familyName?: string };
-  emails?: { value: string; primary?: boolean }[];
-  [EXTENSION]?: { status?: string; reason?: string; credentialIds?: string[] };
-}
 
 /** A SCIM string literal: quotes and backslashes escaped (RFC 7644 filters are JSON strings). */
 const scimString = (v: string) => JSON.stringify(v);
@@ -25,16 +20,12 @@ export async function usersPage(req: Request, res: Response, publicUrl: string) 
   const email = queryText(req.query.email);
   const query = new URLSearchParams({ count: '100', sortBy: 'userName' });
   if (email) query.set('filter', `emails.value eq ${scimString(email)} or userName eq ${scimString(email)}`);
-  const url = `${publicUrl}/tenants/${encodeURIComponent(c.tenantId)}/scim/v2/Users?${query}`;
-  const answer = await fetch(url, { headers: { authorization: `Bearer ${c.tenant.scimToken}` } });
-  if (answer.status !== 200)
-    throw new ConsolePageError(502, 'Not available', 'The directory could not be read.');
-  const list = (await answer.json()) as { totalResults: number; Resources?: ScimUser[] };
+  const list = await scimPage<ScimUser>(c, publicUrl, 'Users', query, 'The directory could not be read.');
   const rows = (list.Resources ?? [])
     .map((u) => {
-      const credential = u[EXTENSION] ?? {};
+      const credential: Partial<z.infer<typeof ScimCredentialState>> = u[SCIM_CREDENTIAL_EXTENSION_URN] ?? {};
       const mail = u.emails?.find((e) => e.primary)?.value ?? u.emails?.[0]?.value ?? '';
-      return `<tr><td>${escapeHtml(u.userName)}</td><td>${escapeHtml([u.name?.givenName, u.name?.familyName].filter(Boolean).join(' '))}</td>
+      return `<tr><td>${escapeHtml(u.userName ?? '')}</td><td>${escapeHtml([u.name?.givenName, u.name?.familyName].filter(Boolean).join(' '))}</td>
 <td>${escapeHtml(mail)}</td><td>${u.active === false ? 'inactive' : 'active'}</td><td>${statusBadge(credential.status ?? 'none')}</td>
 <td>${escapeHtml(credential.reason ?? '')}</td><td class="mono">${escapeHtml((credential.credentialIds ?? []).join(', '))}</td></tr>`;
     })

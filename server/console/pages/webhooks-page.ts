@@ -3,6 +3,7 @@ import { escapeHtml } from '../../http/escape-html.js';
 import { ConsolePageError } from '../console-errors.js';
 import { consoleOf } from '../console-guard.js';
 import { consoleBase, consolePage, csrfField } from '../console-layout.js';
+import { requireRead } from './api-refusals.js';
 import { doneNotice, statusBadge, time, UUID } from './view-helpers.js';
 
 /**
@@ -12,8 +13,7 @@ import { doneNotice, statusBadge, time, UUID } from './view-helpers.js';
 export async function webhooksPage(req: Request, res: Response) {
   const c = consoleOf(res);
   const answer = await c.tenant.api.listTenantWebhooks();
-  if (answer.status !== 200)
-    throw new ConsolePageError(502, 'Not available', 'The webhooks could not be read.');
+  requireRead(answer, 'The webhooks');
   const base = consoleBase(c.tenantId);
   const rows = answer.body.items
     .map(
@@ -45,8 +45,7 @@ export async function webhookPage(req: Request, res: Response) {
     params: { webhookId: webhook.id },
     query: { limit: 50 },
   });
-  if (answer.status !== 200)
-    throw new ConsolePageError(502, 'Not available', 'The deliveries could not be read.');
+  requireRead(answer, 'The deliveries');
   const path = `${consoleBase(c.tenantId)}/webhooks/${webhook.id}`;
   const admin = c.session.role !== 'auditor';
   const rows = answer.body.items
