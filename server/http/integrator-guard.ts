@@ -20,3 +20,6 @@ export async function integratorGuard(req: Request, res: Response, next: NextFun
     next(e);
   }
 }
+
+/** Who a tenant-scoped API change is recorded as: the integrator token the guard found. */
+export const integratorActor = (req: { actor?: string }) => req.actor ?? 'integrator';

@@ -1,5 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { integratorContract } from '../../contract/integrator-contract.js';
+import { integratorActor } from '../http/integrator-guard.js';
 import { principalOf } from '../http/request-context.js';
 import {
   deleteOidcClient,
@@ -14,7 +15,6 @@ const r = integratorContract;
 
 /** The tenant's relying parties through its integrator token (the admin API's, for this tenant only). */
 export function tenantOidcClientRoutes() {
-  const actorOf = (req: { actor?: string }) => req.actor ?? 'integrator';
   return {
     listTenantOidcClients: s.route(r.listTenantOidcClients, async ({ req }) => ({
       status: 200,
@@ -22,11 +22,11 @@ export function tenantOidcClientRoutes() {
     })),
     createTenantOidcClient: s.route(r.createTenantOidcClient, async ({ body, req }) => {
       const tenantId = principalOf(req).tenantId;
-      const registered = await registerOidcClient(req.em, tenantId, body, actorOf(req));
+      const registered = await registerOidcClient(req.em, tenantId, body, integratorActor(req));
       return { status: 201, body: registeredClientView(registered) };
     }),
     deleteTenantOidcClient: s.route(r.deleteTenantOidcClient, async ({ params, req }) => {
-      await deleteOidcClient(req.em, principalOf(req).tenantId, params.clientId, actorOf(req));
+      await deleteOidcClient(req.em, principalOf(req).tenantId, params.clientId, integratorActor(req));
       return { status: 204, body: undefined };
     }),
   };

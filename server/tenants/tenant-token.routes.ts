@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { integratorContract } from '../../contract/integrator-contract.js';
 import { validationError } from '../domain-errors.js';
+import { integratorActor } from '../http/integrator-guard.js';
 import { principalOf } from '../http/request-context.js';
 import { tokenView } from './tenant.view.js';
 import { issueToken, listTokens, revokeToken } from './tenant-service.js';
@@ -20,7 +21,6 @@ function tenantTokenExpiry(value: string, now = Date.now()): Date {
 
 /** The tenant's own tokens through its integrator token; each change audited under that token. */
 export function tenantTokenRoutes() {
-  const actorOf = (req: { actor?: string }) => req.actor ?? 'integrator';
   return {
     listTenantTokens: s.route(r.listTenantTokens, async ({ req }) => ({
       status: 200,
@@ -29,12 +29,21 @@ export function tenantTokenRoutes() {
     createTenantToken: s.route(r.createTenantToken, async ({ body, req }) => {
       const expiresAt = tenantTokenExpiry(body.expires_at);
       const tenantId = principalOf(req).tenantId;
-      const created = await issueToken(req.em, tenantId, body.kind, expiresAt, actorOf(req), body.scope);
+      const created = await issueToken(
+        req.em,
+        tenantId,
+        body.kind,
+        expiresAt,
+        integratorActor(req),
+        body.scope,
+      );
       return { status: 201, body: { ...tokenView(created), token: created.token } };
     }),
     revokeTenantToken: s.route(r.revokeTenantToken, async ({ params, req }) => ({
       status: 200,
-      body: tokenView(await revokeToken(req.em, principalOf(req).tenantId, params.tokenId, actorOf(req))),
+      body: tokenView(
+        await revokeToken(req.em, principalOf(req).tenantId, params.tokenId, integratorActor(req)),
+      ),
     })),
   };
 }

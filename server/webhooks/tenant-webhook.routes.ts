@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { integratorContract } from '../../contract/integrator-contract.js';
 import type { Config } from '../config.js';
+import { integratorActor } from '../http/integrator-guard.js';
 import { principalOf } from '../http/request-context.js';
 import { DEFAULT_OVERLAP_SECONDS } from './admin-webhook.routes.js';
 import { listDeliveries, replayDelivery } from './webhook-deliveries.js';
@@ -15,7 +16,6 @@ const r = integratorContract;
  */
 export function tenantWebhookRoutes(config: Pick<Config, 'KEY_ENCRYPTION_KEY'>) {
   const tenantOf = (req: Parameters<typeof principalOf>[0]) => principalOf(req).tenantId;
-  const actorOf = (req: { actor?: string }) => req.actor ?? 'integrator';
   return {
     listTenantWebhooks: s.route(r.listTenantWebhooks, async ({ req }) => ({
       status: 200,
@@ -27,11 +27,11 @@ export function tenantWebhookRoutes(config: Pick<Config, 'KEY_ENCRYPTION_KEY'>) 
     })),
     rotateTenantWebhookSecret: s.route(r.rotateTenantWebhookSecret, async ({ params, body, req }) => {
       const overlap = body.previous_secret_expires_in ?? DEFAULT_OVERLAP_SECONDS;
-      const o = { tenantId: tenantOf(req), actor: actorOf(req), kek: config.KEY_ENCRYPTION_KEY };
+      const o = { tenantId: tenantOf(req), actor: integratorActor(req), kek: config.KEY_ENCRYPTION_KEY };
       return { status: 200, body: await rotateSecret(req.em, o, params.webhookId, overlap) };
     }),
     replayTenantWebhookDelivery: s.route(r.replayTenantWebhookDelivery, async ({ params, req }) => {
-      const o = { tenantId: tenantOf(req), actor: actorOf(req) };
+      const o = { tenantId: tenantOf(req), actor: integratorActor(req) };
       await replayDelivery(req.em, o, params.webhookId, params.deliveryId);
       return { status: 202, body: { id: params.deliveryId } };
     }),
