@@ -112,7 +112,11 @@ describe('npm start on embedded defaults', () => {
     await mission.approve(wallet);
   }, 60_000);
 
-  it('provisions a SCIM user: created, deactivated, deleted', () => mission.scimLifecycle(), 60_000);
+  it(
+    'provisions a SCIM user: created, renewed, in and out of a group, deactivated, deleted',
+    () => mission.scimLifecycle(),
+    60_000,
+  );
 
   it(
     'defers an issuance behind an approval: approved and collected, or declined; approved by a presented approval',

@@ -260,29 +260,57 @@ export class Mission {
     expect(new Set(got.map((g) => g.stored.compact)).size).toBe(count);
   }
 
-  /** A SCIM user is created (credential issued), deactivated (revoked) and deleted. */
+  /**
+   * A SCIM user is created (credential issued), replaced with a new name (renewed: the old one
+   * revoked, a new offer), put in a group and taken out again (credential untouched), deactivated
+   * (the offer withdrawn) and deleted: each write one statement of its own.
+   */
   async scimLifecycle() {
     const scim = scimClient(this.baseUrl, this.tenant.id, this.tenant.scim_token);
     const email = this.nextEmail();
-    const created = await scim.post('/Users', {
+    const resource = (givenName: string) => ({
       schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
       userName: email,
-      name: { givenName: 'Ana', familyName: 'Ruiz' },
+      name: { givenName, familyName: 'Ruiz' },
       emails: [{ value: email, primary: true }],
     });
+    const created = await scim.post('/Users', resource('Ana'));
     expect(created.status).toBe(201);
+    const path = `/Users/${created.body.id}`;
     const ext = 'urn:credservice:params:scim:schemas:extension:credential:2.0:User';
     expect(created.body[ext]).toMatchObject({ status: 'offered' });
     const stored = await this.redeemMailed(email, this.wallet());
-    expect((await scim.get(`/Users/${created.body.id}`)).body[ext]).toMatchObject({ status: 'valid' });
-    const off = await scim.patch(`/Users/${created.body.id}`, {
+    expect((await scim.get(path)).body[ext]).toMatchObject({ status: 'valid' });
+
+    const renewed = await scim.put(path, resource('Anna'));
+    expect(renewed.status).toBe(200);
+    expect(renewed.body[ext]).toMatchObject({ status: 'offered' });
+    expect(renewed.body[ext].issuanceId).not.toBe(created.body[ext].issuanceId);
+    await this.seeRevoked(stored);
+
+    const group = await scim.post('/Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: `Team ${created.body.id}`,
+      members: [{ value: created.body.id }],
+    });
+    expect(group.status).toBe(201);
+    expect((await scim.get(path)).body.groups).toEqual([expect.objectContaining({ value: group.body.id })]);
+    const left = await scim.patch(`/Groups/${group.body.id}`, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'remove', path: `members[value eq "${created.body.id}"]` }],
+    });
+    expect(left.status).toBe(204);
+    expect((await scim.get(path)).body).toMatchObject({ groups: [], [ext]: { status: 'offered' } });
+
+    const off = await scim.patch(path, {
       schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
       Operations: [{ op: 'replace', path: 'active', value: false }],
     });
     expect(off.status).toBe(204);
-    await this.seeRevoked(stored);
-    expect((await scim.delete(`/Users/${created.body.id}`)).status).toBe(204);
-    expect((await scim.get(`/Users/${created.body.id}`)).status).toBe(404);
+    expect((await scim.get(path)).body[ext]).toMatchObject({ status: 'none', reason: 'user deactivated' });
+    expect((await scim.delete(path)).status).toBe(204);
+    expect((await scim.get(path)).status).toBe(404);
+    expect((await scim.delete(`/Groups/${group.body.id}`)).status).toBe(204);
   }
 
   /** The tenant's audit chain verifies once every event is sealed. */
